@@ -1,0 +1,74 @@
+/**
+ * Typed errors. Every error says what happened, to which input, and what to do; it carries a stable
+ * `code`, whether retrying can help (`retriable`), and the underlying `cause` when there is one.
+ */
+
+/** Options shared by every Sluice error. */
+export interface SluiceErrorOptions {
+  readonly cause?: unknown;
+  readonly retriable?: boolean;
+}
+
+/** Base class of every error Sluice throws on purpose. */
+export class SluiceError extends Error {
+  /** A stable, machine-readable error code. */
+  readonly code: string;
+  /** True when the same call may succeed if tried again. */
+  readonly retriable: boolean;
+
+  constructor(code: string, message: string, options: SluiceErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.retriable = options.retriable ?? false;
+  }
+}
+
+/** A query refers to something that does not exist or has the wrong type (Spark's AnalysisException). */
+export class AnalysisError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('ANALYSIS', message, options);
+  }
+}
+
+/** A streaming query's shape is not allowed with its output mode; raised when the query starts. */
+export class UnsupportedOperationError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('UNSUPPORTED_OPERATION', message, options);
+  }
+}
+
+/** An option or argument given to an API is invalid; the message names it. */
+export class InvalidOptionError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('INVALID_OPTION', message, options);
+  }
+}
+
+/** A row could not be processed (malformed input in FAILFAST mode, overflow, a bad cast). */
+export class ExecutionError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('EXECUTION', message, options);
+  }
+}
+
+/** Checkpoint data is missing, corrupt, or belongs to an incompatible query. */
+export class CheckpointError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('CHECKPOINT', message, options);
+  }
+}
+
+/** A source could not provide the data a batch asked for. */
+export class SourceError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('SOURCE', message, options);
+  }
+}
+
+/** A sink could not write a batch. */
+export class SinkError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('SINK', message, options);
+  }
+}

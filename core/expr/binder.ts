@@ -1,0 +1,184 @@
+/**
+ * Binding: resolves an expression against a scope and compiles it into a closure over positional
+ * rows. All name lookups and type checks happen here, once, so evaluation does no work per row beyond
+ * the computation itself.
+ */
+import { AnalysisError } from '../errors.js';
+import { builtinFunctions } from '../functions/builtin-functions.js';
+import {
+  BooleanType,
+  type DataType,
+  NullType,
+  type StructType,
+  typeName,
+} from '../types/data-types.js';
+import { bindBinary, coerce } from './binary-operators.js';
+import type { BoundExpression, Evaluator } from './bound-expression.js';
+import { castFunction } from './cast.js';
+import type { CaseWhenExpression, ColumnRef, Expression } from './expression.js';
+import { expressionName } from './expression-name.js';
+import type { Scope } from './scope.js';
+import { isTumbling, lastWindowStart, windowStructType } from './time-window.js';
+
+/** Binds a scalar expression (no aggregates, no generators) against `scope`. */
+export function bindExpression(e: Expression, scope: Scope): BoundExpression {
+  switch (e.kind) {
+    case 'column':
+      return bindColumn(e, scope);
+    case 'literal':
+      return { dataType: e.dataType, nullable: e.value === null, eval: () => e.value };
+    case 'alias':
+      return bindExpression(e.child, scope);
+    case 'binary':
+      return bindBinary(e.op, bindExpression(e.left, scope), bindExpression(e.right, scope));
+    case 'not': {
+      const child = requireBoolean(bindExpression(e.child, scope), 'NOT');
+      const inner = child.eval;
+      return {
+        dataType: BooleanType,
+        nullable: child.nullable,
+        eval: (row) => {
+          const v = inner(row);
+          return v === null ? null : !v;
+        },
+      };
+    }
+    case 'isNull': {
+      const inner = bindExpression(e.child, scope).eval;
+      return {
+        dataType: BooleanType,
+        nullable: false,
+        eval: e.negated ? (row) => inner(row) !== null : (row) => inner(row) === null,
+      };
+    }
+    case 'cast': {
+      const child = bindExpression(e.child, scope);
+      return { ...coerceWith(child, e.to), metadata: child.metadata };
+    }
+    case 'caseWhen':
+      return bindCaseWhen(e, scope);
+    case 'call':
+      return bindCall(e, scope);
+    case 'window':
+      return bindTumblingWindow(e, scope);
+    case 'aggregate':
+      throw new AnalysisError(
+        `Aggregate function ${expressionName(e)} is only allowed in groupBy().agg(); it cannot appear here.`,
+      );
+    case 'explode':
+      throw new AnalysisError(
+        `Generator ${expressionName(e)} is only allowed as a top-level expression in select().`,
+      );
+  }
+}
+
+function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
+  const { index, field, nestedPath } = scope.resolve(ref);
+  let dataType: DataType = field.dataType;
+  let nullable = field.nullable;
+  let evaluator: Evaluator = (row) => row[index];
+  for (const name of nestedPath) {
+    if (dataType.kind !== 'struct') {
+      throw new AnalysisError(
+        `Cannot access field '${name}' of '${ref.path.join('.')}': ${typeName(dataType)} is not a struct.`,
+      );
+    }
+    const struct: StructType = dataType;
+    const i = struct.fields.findIndex((f) => f.name === name || f.name.toLowerCase() === name.toLowerCase());
+    if (i < 0) {
+      throw new AnalysisError(
+        `No field '${name}' in '${ref.path.join('.')}'; it has: ${struct.fields.map((f) => f.name).join(', ')}.`,
+      );
+    }
+    const parent = evaluator;
+    evaluator = (row) => {
+      const s = parent(row) as unknown[] | null;
+      return s === null ? null : s[i];
+    };
+    nullable = nullable || struct.fields[i].nullable;
+    dataType = struct.fields[i].dataType;
+  }
+  const metadata = nestedPath.length === 0 ? field.metadata : undefined;
+  return { dataType, nullable, eval: evaluator, metadata };
+}
+
+function requireBoolean(e: BoundExpression, what: string): BoundExpression {
+  if (e.dataType.kind !== 'boolean' && e.dataType.kind !== 'null') {
+    throw new AnalysisError(`${what} needs a boolean expression, got ${typeName(e.dataType)}.`);
+  }
+  return e;
+}
+
+function coerceWith(e: BoundExpression, to: DataType): BoundExpression {
+  castFunction(e.dataType, to); // fails at bind time for casts Spark refuses
+  return coerce(e, to);
+}
+
+function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
+  const conditions = e.branches.map((b) => requireBoolean(bindExpression(b.when, scope), 'WHEN').eval);
+  const values = e.branches.map((b) => bindExpression(b.then, scope));
+  const otherwise = e.otherwise ? bindExpression(e.otherwise, scope) : undefined;
+  const all = otherwise ? [...values, otherwise] : values;
+  const resultType = commonType(all.map((v) => v.dataType), 'CASE WHEN');
+  const results = values.map((v) => coerce(v, resultType).eval);
+  const fallback: Evaluator = otherwise ? coerce(otherwise, resultType).eval : () => null;
+  return {
+    dataType: resultType,
+    nullable: !otherwise || all.some((v) => v.nullable),
+    eval: (row) => {
+      for (let i = 0; i < conditions.length; i++) if (conditions[i](row) === true) return results[i](row);
+      return fallback(row);
+    },
+  };
+}
+
+/** The type that every one of `types` can be cast to without loss, as CASE WHEN and coalesce need. */
+export function commonType(types: readonly DataType[], what: string): DataType {
+  const known = types.filter((t) => t.kind !== 'null');
+  if (known.length === 0) return NullType;
+  let result = known[0];
+  for (const t of known.slice(1)) {
+    if (result.kind === t.kind) continue;
+    const numeric = ['int', 'long', 'double'];
+    if (numeric.includes(result.kind) && numeric.includes(t.kind)) {
+      result = numeric.indexOf(t.kind) > numeric.indexOf(result.kind) ? t : result;
+    } else if (result.kind === 'string' || t.kind === 'string') {
+      result = result.kind === 'string' ? result : t;
+    } else {
+      throw new AnalysisError(
+        `${what} mixes incompatible types ${typeName(result)} and ${typeName(t)}; cast them to one type.`,
+      );
+    }
+  }
+  return result;
+}
+
+function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): BoundExpression {
+  const binder = builtinFunctions[e.name];
+  if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
+  return binder(e.args.map((a) => bindExpression(a, scope)), e);
+}
+
+function bindTumblingWindow(e: Extract<Expression, { kind: 'window' }>, scope: Scope): BoundExpression {
+  if (!isTumbling(e)) {
+    throw new AnalysisError(
+      `A sliding window (slide ${e.slideMicros}µs, duration ${e.durationMicros}µs) gives several windows per row; use it as a groupBy key.`,
+    );
+  }
+  const time = bindExpression(e.timeColumn, scope);
+  if (time.dataType.kind !== 'timestamp') {
+    throw new AnalysisError(`window() needs a timestamp column, got ${typeName(time.dataType)}.`);
+  }
+  const t = time.eval;
+  return {
+    dataType: windowStructType(time.metadata),
+    nullable: true,
+    metadata: time.metadata,
+    eval: (row) => {
+      const v = t(row) as number | null;
+      if (v === null) return null;
+      const start = lastWindowStart(v, e);
+      return [start, start + e.durationMicros];
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The output column name Spark gives an unaliased expression: `category`, `count(1)`, `lower(name)`,
+ * `(a + b)`, `window`.
+ */
+import type { Expression } from './expression.js';
+
+/** The default output name of an expression. */
+export function expressionName(e: Expression): string {
+  switch (e.kind) {
+    case 'column':
+      return e.path[e.path.length - 1];
+    case 'literal':
+      return e.value === null ? 'NULL' : String(e.value);
+    case 'alias':
+      return e.name;
+    case 'binary':
+      return `(${expressionName(e.left)} ${e.op.toUpperCase()} ${expressionName(e.right)})`;
+    case 'not':
+      return `(NOT ${expressionName(e.child)})`;
+    case 'isNull':
+      return `(${expressionName(e.child)} IS ${e.negated ? 'NOT ' : ''}NULL)`;
+    case 'cast':
+      return expressionName(e.child);
+    case 'caseWhen':
+      return `CASE ${e.branches
+        .map((b) => `WHEN ${expressionName(b.when)} THEN ${expressionName(b.then)}`)
+        .join(' ')}${e.otherwise ? ` ELSE ${expressionName(e.otherwise)}` : ''} END`;
+    case 'call':
+      return `${e.name}(${e.args.map(expressionName).join(', ')})`;
+    case 'aggregate': {
+      const args = e.args.length === 0 ? '1' : e.args.map(expressionName).join(', ');
+      return `${e.fn}(${e.distinct ? 'DISTINCT ' : ''}${args})`;
+    }
+    case 'window':
+      return 'window';
+    case 'explode':
+      return 'col';
+  }
+}

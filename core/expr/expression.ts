@@ -1,0 +1,173 @@
+/**
+ * The expression tree: what a Column holds. A plain discriminated union, so every pass over it
+ * (binding, naming, analysis) is an exhaustive switch. Expressions are untyped until bound to a schema.
+ */
+import type { DataType } from '../types/data-types.js';
+
+/** Binary operators, named as in SQL. */
+export type BinaryOperator =
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | '<=>'
+  | 'and'
+  | 'or';
+
+/** The aggregate functions of `groupBy().agg()`. */
+export type AggregateFunctionName =
+  | 'count'
+  | 'sum'
+  | 'avg'
+  | 'min'
+  | 'max'
+  | 'first'
+  | 'last'
+  | 'collect_list';
+
+/** Any expression. */
+export type Expression =
+  | ColumnRef
+  | Literal
+  | Alias
+  | BinaryExpression
+  | NotExpression
+  | IsNullExpression
+  | CastExpression
+  | CaseWhenExpression
+  | FunctionCall
+  | AggregateCall
+  | TimeWindowExpression
+  | ExplodeExpression;
+
+/** A reference to a column by name; `path` has more than one part for nested access (`a.b`), `*` for all. */
+export interface ColumnRef {
+  readonly kind: 'column';
+  readonly path: readonly string[];
+  /** Set by `df.col(name)`: the id of the DataFrame plan the column must come from (used to tell join sides apart). */
+  readonly planId?: number;
+}
+
+/** A constant. */
+export interface Literal {
+  readonly kind: 'literal';
+  readonly value: unknown;
+  readonly dataType: DataType;
+}
+
+/** Gives its child an output name. */
+export interface Alias {
+  readonly kind: 'alias';
+  readonly child: Expression;
+  readonly name: string;
+}
+
+/** Arithmetic, comparison and boolean connectives. */
+export interface BinaryExpression {
+  readonly kind: 'binary';
+  readonly op: BinaryOperator;
+  readonly left: Expression;
+  readonly right: Expression;
+}
+
+/** Boolean negation with SQL's three-valued logic. */
+export interface NotExpression {
+  readonly kind: 'not';
+  readonly child: Expression;
+}
+
+/** `IS NULL` or, when negated, `IS NOT NULL`. */
+export interface IsNullExpression {
+  readonly kind: 'isNull';
+  readonly child: Expression;
+  readonly negated: boolean;
+}
+
+/** A conversion to another type. */
+export interface CastExpression {
+  readonly kind: 'cast';
+  readonly child: Expression;
+  readonly to: DataType;
+}
+
+/** `CASE WHEN c1 THEN v1 ... ELSE e END`; a missing ELSE yields NULL. */
+export interface CaseWhenExpression {
+  readonly kind: 'caseWhen';
+  readonly branches: readonly { readonly when: Expression; readonly then: Expression }[];
+  readonly otherwise?: Expression;
+}
+
+/** A call of a built-in scalar function, looked up by name when the expression is bound. */
+export interface FunctionCall {
+  readonly kind: 'call';
+  readonly name: string;
+  readonly args: readonly Expression[];
+  /** Non-expression arguments (a schema, a format, a mode). */
+  readonly options?: Readonly<Record<string, unknown>>;
+}
+
+/** A call of an aggregate function; valid only inside `groupBy().agg()`. */
+export interface AggregateCall {
+  readonly kind: 'aggregate';
+  readonly fn: AggregateFunctionName;
+  /** No arguments means `count(*)`. */
+  readonly args: readonly Expression[];
+  readonly distinct: boolean;
+  /** For first/last: skip nulls. */
+  readonly ignoreNulls?: boolean;
+}
+
+/** `window(timeColumn, duration, slide, startTime)`: the event-time window(s) a row falls in, all in microseconds. */
+export interface TimeWindowExpression {
+  readonly kind: 'window';
+  readonly timeColumn: Expression;
+  readonly durationMicros: number;
+  readonly slideMicros: number;
+  readonly startMicros: number;
+}
+
+/** `explode(array or map)`: one output row per element; valid only in `select`. */
+export interface ExplodeExpression {
+  readonly kind: 'explode';
+  readonly child: Expression;
+  readonly outer: boolean;
+}
+
+/** The direct children of an expression. */
+export function childrenOf(e: Expression): readonly Expression[] {
+  switch (e.kind) {
+    case 'column':
+    case 'literal':
+      return [];
+    case 'alias':
+    case 'not':
+    case 'isNull':
+    case 'cast':
+    case 'explode':
+      return [e.child];
+    case 'binary':
+      return [e.left, e.right];
+    case 'caseWhen':
+      return [
+        ...e.branches.flatMap((b) => [b.when, b.then]),
+        ...(e.otherwise ? [e.otherwise] : []),
+      ];
+    case 'call':
+    case 'aggregate':
+      return e.args;
+    case 'window':
+      return [e.timeColumn];
+  }
+}
+
+/** True when the expression or any descendant satisfies the predicate. */
+export function containsExpression(e: Expression, predicate: (x: Expression) => boolean): boolean {
+  return predicate(e) || childrenOf(e).some((c) => containsExpression(c, predicate));
+}

@@ -1,0 +1,54 @@
+/**
+ * Name resolution: which input column a reference means. Names match exactly first, then
+ * case-insensitively (Spark's default); an ambiguous or unknown name is an AnalysisError that lists
+ * the columns that do exist.
+ */
+import { AnalysisError } from '../errors.js';
+import type { StructField, StructType } from '../types/data-types.js';
+import type { ColumnRef } from './expression.js';
+
+/** Where a reference points: the input column's position and the nested field path still to follow. */
+export interface ResolvedColumn {
+  readonly index: number;
+  readonly field: StructField;
+  readonly nestedPath: readonly string[];
+}
+
+/** The columns an expression can refer to. */
+export interface Scope {
+  readonly schema: StructType;
+  resolve(ref: ColumnRef): ResolvedColumn;
+}
+
+/** A scope over one schema. Plan-qualified references (`df.col(...)`) resolve by name, like plain ones. */
+export function schemaScope(schema: StructType): Scope {
+  return {
+    schema,
+    resolve: (ref) => {
+      const index = findField(schema, ref.path[0], ref);
+      return { index, field: schema.fields[index], nestedPath: ref.path.slice(1) };
+    },
+  };
+}
+
+/** The position of the field called `name`, or an AnalysisError naming `ref` and the available columns. */
+export function findField(schema: StructType, name: string, ref?: ColumnRef): number {
+  const exact: number[] = [];
+  const folded: number[] = [];
+  const lower = name.toLowerCase();
+  schema.fields.forEach((f, i) => {
+    if (f.name === name) exact.push(i);
+    else if (f.name.toLowerCase() === lower) folded.push(i);
+  });
+  const matches = exact.length > 0 ? exact : folded;
+  const shown = ref ? ref.path.join('.') : name;
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) {
+    throw new AnalysisError(
+      `Reference '${shown}' is ambiguous: ${matches.length} columns are called '${name}'. Rename one with withColumnRenamed or refer to it through its DataFrame (df.col('${name}')).`,
+    );
+  }
+  throw new AnalysisError(
+    `Cannot resolve column '${shown}'; available columns: ${schema.fields.map((f) => f.name).join(', ') || '(none)'}.`,
+  );
+}
