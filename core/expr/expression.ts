@@ -53,6 +53,8 @@ export interface ColumnRef {
   readonly path: readonly string[];
   /** Set by `df.col(name)`: the id of the DataFrame plan the column must come from (used to tell join sides apart). */
   readonly planId?: number;
+  /** Set when a column is referred to by position (star expansion over repeated names after a join). */
+  readonly ordinal?: number;
 }
 
 /** A constant. */

@@ -25,7 +25,7 @@ export function schemaScope(schema: StructType): Scope {
   return {
     schema,
     resolve: (ref) => {
-      const index = findField(schema, ref.path[0], ref);
+      const index = ref.ordinal ?? findField(schema, ref.path[0], ref);
       return { index, field: schema.fields[index], nestedPath: ref.path.slice(1) };
     },
   };

@@ -1,0 +1,35 @@
+/**
+ * What operators see while a plan runs: the rows of every leaf, counters for progress, and, in a
+ * stream, the micro-batch's state stores and watermark.
+ */
+import type { OutputMode } from '../sinks/sink.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Row } from '../types/row.js';
+
+/** Counters a batch reports in its progress (malformedRecords, lateRowsDropped, stateRowsUpdated, ...). */
+export type BatchCounters = Record<string, number>;
+
+/** The streaming half of the context: present only when the plan runs as a micro-batch. */
+export interface StreamingExecution {
+  readonly batchId: number;
+  /** The watermark in force for this batch (computed from earlier batches); undefined before any. */
+  readonly watermarkMicros: number | undefined;
+  readonly outputMode: OutputMode;
+  /** The state store of stateful operator `operatorId` at this batch's version. */
+  stateStore(operatorId: number): StateStore;
+  /** Max event time seen this batch, per watermark node (keyed by its operator id). */
+  readonly eventTimeMax: Map<number, number>;
+}
+
+/** Everything an operator needs to run. */
+export interface ExecutionContext {
+  /** The rows of each leaf, by logical plan id (loaded before execution: operators do no I/O). */
+  readonly inputs: ReadonlyMap<number, readonly Row[]>;
+  readonly counters: BatchCounters;
+  readonly streaming?: StreamingExecution;
+}
+
+/** Adds `n` to counter `name`. */
+export function count(ctx: ExecutionContext, name: string, n = 1): void {
+  ctx.counters[name] = (ctx.counters[name] ?? 0) + n;
+}

@@ -1,0 +1,38 @@
+/**
+ * Filter: keeps rows whose condition is true (false and null both drop the row, as in SQL).
+ */
+import { bindExpression } from '../expr/binder.js';
+import type { Evaluator } from '../expr/bound-expression.js';
+import { DropRow } from '../expr/drop-row.js';
+import { schemaScope } from '../expr/scope.js';
+import type { Filter } from '../plan/logical-plan.js';
+import type { Row } from '../types/row.js';
+import { count, type ExecutionContext } from './execution-context.js';
+import type { PhysicalOperator } from './physical-operator.js';
+
+/** Runs a Filter node. */
+export class FilterExec implements PhysicalOperator {
+  private readonly condition: Evaluator;
+
+  constructor(
+    node: Filter,
+    private readonly input: PhysicalOperator,
+  ) {
+    this.condition = bindExpression(node.condition, schemaScope(node.input.schema)).eval;
+  }
+
+  execute(ctx: ExecutionContext): Row[] {
+    const rows = this.input.execute(ctx);
+    const condition = this.condition;
+    const out: Row[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      try {
+        if (condition(rows[i]) === true) out.push(rows[i]);
+      } catch (e) {
+        if (!(e instanceof DropRow)) throw e;
+        count(ctx, e.reason);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Hash aggregation for batch queries: every group of the input in one pass. With no grouping keys
+ * the result is one row even for empty input (count = 0), as in SQL.
+ */
+import { encodeKey } from '../expr/group-key.js';
+import type { Aggregate } from '../plan/logical-plan.js';
+import type { Row } from '../types/row.js';
+import type { ExecutionContext } from './execution-context.js';
+import { type Group, Grouping } from './grouping.js';
+import type { PhysicalOperator } from './physical-operator.js';
+
+/** Runs an Aggregate node over a bounded input. */
+export class HashAggregateExec implements PhysicalOperator {
+  private readonly grouping: Grouping;
+  private readonly global: boolean;
+
+  constructor(
+    node: Aggregate,
+    private readonly input: PhysicalOperator,
+  ) {
+    this.grouping = new Grouping(node);
+    this.global = node.groupBy.length === 0;
+  }
+
+  execute(ctx: ExecutionContext): Row[] {
+    const groups = new Map<string, Group>();
+    const grouping = this.grouping;
+    for (const row of this.input.execute(ctx)) {
+      grouping.forEachKey(row, (keyValues) => {
+        const key = encodeKey(keyValues);
+        let group = groups.get(key);
+        if (!group) {
+          group = grouping.newGroup(keyValues);
+          groups.set(key, group);
+        }
+        grouping.update(group, row);
+      });
+    }
+    if (this.global && groups.size === 0) groups.set('', grouping.newGroup([]));
+    return [...groups.values()].map((g) => grouping.output(g));
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Physical planning: turns a logical plan into runnable operators, choosing the streaming variant of
+ * stateful operators when the plan runs as a micro-batch. Stateful operators and watermarks get ids
+ * from their position in a fixed traversal, so the same query gets the same ids after a restart and
+ * finds its state again.
+ */
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { FilterExec } from './filter-exec.js';
+import { HashAggregateExec } from './hash-aggregate-exec.js';
+import { JoinExec } from './join-exec.js';
+import { LimitExec } from './limit-exec.js';
+import type { PhysicalOperator } from './physical-operator.js';
+import { ProjectExec } from './project-exec.js';
+import { ScanExec } from './scan-exec.js';
+import { SortExec } from './sort-exec.js';
+import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
+import { UnionExec } from './union-exec.js';
+import { WatermarkExec } from './watermark-exec.js';
+
+/** A planned query: the root operator and the query's watermark operators. */
+export interface PhysicalPlan {
+  readonly root: PhysicalOperator;
+  readonly watermarks: readonly WatermarkExec[];
+  readonly statefulOperators: readonly StatefulAggregateExec[];
+}
+
+/** Plans `plan`; `streaming` selects stateful operators that keep state across micro-batches. */
+export function planPhysical(plan: LogicalPlan, streaming: boolean): PhysicalPlan {
+  const watermarks: WatermarkExec[] = [];
+  const statefulOperators: StatefulAggregateExec[] = [];
+  const build = (node: LogicalPlan): PhysicalOperator => {
+    switch (node.kind) {
+      case 'relation':
+      case 'streamingRelation':
+        return new ScanExec(node.id, node.description);
+      case 'project':
+        return new ProjectExec(node, build(node.input));
+      case 'filter':
+        return new FilterExec(node, build(node.input));
+      case 'aggregate': {
+        const input = build(node.input);
+        if (!streaming || !node.isStreaming) return new HashAggregateExec(node, input);
+        const op = new StatefulAggregateExec(statefulOperators.length, node, input);
+        statefulOperators.push(op);
+        return op;
+      }
+      case 'watermark': {
+        const op = new WatermarkExec(watermarks.length, node.delayMicros, node.columnIndex, build(node.input));
+        watermarks.push(op);
+        return op;
+      }
+      case 'union':
+        return new UnionExec(node.inputs.map(build));
+      case 'join':
+        return new JoinExec(node, build(node.left), build(node.right));
+      case 'sort':
+        return new SortExec(node, build(node.input));
+      case 'limit':
+        return new LimitExec(node.n, build(node.input));
+    }
+  };
+  return { root: build(plan), watermarks, statefulOperators };
+}

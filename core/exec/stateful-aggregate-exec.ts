@@ -1,0 +1,106 @@
+/**
+ * Streaming aggregation: keeps each group's accumulators in the state store across micro-batches.
+ *
+ * Per batch, with W the watermark in force (from earlier batches):
+ * 1. drop late rows: rows whose group's event time (window end, or the key) is <= W; counted.
+ * 2. fold the remaining rows into their groups, loaded from state (copied, so the loaded version is
+ *    never mutated) or new.
+ * 3. emit by output mode: complete = every group; update = groups changed this batch;
+ *    append = groups that W has closed (event time <= W), each exactly once.
+ * 4. evict closed groups (append and update modes; complete mode keeps everything, as in Spark).
+ */
+import { encodeKey } from '../expr/group-key.js';
+import type { Aggregate } from '../plan/logical-plan.js';
+import { ExecutionError } from '../errors.js';
+import { copyStateValue } from '../state/state-value.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Row } from '../types/row.js';
+import { count, type ExecutionContext, type StreamingExecution } from './execution-context.js';
+import { type Group, Grouping } from './grouping.js';
+import type { PhysicalOperator } from './physical-operator.js';
+
+/** Runs an Aggregate node as a stateful streaming operator. */
+export class StatefulAggregateExec implements PhysicalOperator {
+  private readonly grouping: Grouping;
+
+  constructor(
+    /** Stable id of this stateful operator (its position in plan order); names its state. */
+    readonly operatorId: number,
+    node: Aggregate,
+    private readonly input: PhysicalOperator,
+  ) {
+    this.grouping = new Grouping(node);
+  }
+
+  execute(ctx: ExecutionContext): Row[] {
+    const streaming = ctx.streaming;
+    if (!streaming) throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
+    const store = streaming.stateStore(this.operatorId);
+    const changed = this.fold(this.input.execute(ctx), store, streaming.watermarkMicros, ctx);
+    count(ctx, 'stateRowsUpdated', changed.size);
+    const output = this.emit(store, changed, streaming, ctx);
+    count(ctx, 'stateRowsTotal', store.size);
+    return output;
+  }
+
+  private fold(rows: Row[], store: StateStore, watermark: number | undefined, ctx: ExecutionContext): Map<string, Group> {
+    const grouping = this.grouping;
+    const changed = new Map<string, Group>();
+    let late = 0;
+    for (const row of rows) {
+      grouping.forEachKey(row, (keyValues) => {
+        if (watermark !== undefined) {
+          const t = grouping.eventTime(keyValues);
+          if (t !== undefined && t <= watermark) {
+            late++;
+            return;
+          }
+        }
+        const key = encodeKey(keyValues);
+        let group = changed.get(key);
+        if (!group) {
+          const stored = store.get(key) as Group | undefined;
+          group = stored ? copyStateValue(stored) : grouping.newGroup(keyValues);
+          changed.set(key, group);
+        }
+        grouping.update(group, row);
+      });
+    }
+    if (late > 0) count(ctx, 'lateRowsDropped', late);
+    for (const [key, group] of changed) store.put(key, group);
+    return changed;
+  }
+
+  private emit(
+    store: StateStore,
+    changed: Map<string, Group>,
+    streaming: StreamingExecution,
+    ctx: ExecutionContext,
+  ): Row[] {
+    const grouping = this.grouping;
+    switch (streaming.outputMode) {
+      case 'complete':
+        return [...store.entries()].map(([, g]) => grouping.output(g as Group));
+      case 'update': {
+        const out = [...changed.values()].map((g) => grouping.output(g));
+        this.evictClosed(store, streaming.watermarkMicros, ctx);
+        return out;
+      }
+      case 'append':
+        return this.evictClosed(store, streaming.watermarkMicros, ctx).map((g) => grouping.output(g));
+    }
+  }
+
+  /** Removes the groups the watermark has closed and returns them. */
+  private evictClosed(store: StateStore, watermark: number | undefined, ctx: ExecutionContext): Group[] {
+    if (watermark === undefined || !this.grouping.eventTimeKey) return [];
+    const closed: [string, Group][] = [];
+    for (const [key, value] of store.entries()) {
+      const t = this.grouping.eventTime((value as Group)[0]);
+      if (t !== undefined && t <= watermark) closed.push([key, value as Group]);
+    }
+    for (const [key] of closed) store.remove(key);
+    count(ctx, 'stateRowsRemoved', closed.length);
+    return closed.map(([, g]) => g);
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Aggregate functions as accumulators: `init`, `update` per input value, `result` at output.
+ * Accumulators are plain values (numbers, arrays, Sets), so the streaming aggregation can keep them in
+ * the state store between micro-batches and continue exactly where the previous batch stopped.
+ */
+import { AnalysisError } from '../errors.js';
+import {
+  ArrayOf,
+  type DataType,
+  DoubleType,
+  isNumeric,
+  LongType,
+  typeName,
+} from '../types/data-types.js';
+import type { BoundExpression, Evaluator } from './bound-expression.js';
+import type { AggregateCall } from './expression.js';
+import { expressionName } from './expression-name.js';
+import { comparatorFor } from './ordering.js';
+import { bindExpression } from './binder.js';
+import type { Scope } from './scope.js';
+import { encodeKey } from './group-key.js';
+
+/** A bound aggregate: how to read its input per row and how to accumulate it. */
+export interface BoundAggregate {
+  readonly name: string;
+  readonly dataType: DataType;
+  readonly nullable: boolean;
+  /** The value the accumulator receives for one row. */
+  readonly input: Evaluator;
+  init(): unknown;
+  /** Folds one row's input into the accumulator; returns the new accumulator (which may be the same object). */
+  update(acc: unknown, value: unknown): unknown;
+  result(acc: unknown): unknown;
+}
+
+/** Binds an aggregate call against the aggregation's input scope. */
+export function bindAggregate(call: AggregateCall, scope: Scope): BoundAggregate {
+  const args = call.args.map((a) => bindExpression(a, scope));
+  const name = expressionName(call);
+  if (call.fn === 'count') return bindCount(name, args, call.distinct);
+  if (call.distinct) {
+    throw new AnalysisError(`DISTINCT is only supported with count(); got ${name}.`);
+  }
+  if (args.length !== 1) throw new AnalysisError(`${call.fn}() takes exactly one column; got ${name}.`);
+  const arg = args[0];
+  switch (call.fn) {
+    case 'sum':
+      return bindSum(name, arg);
+    case 'avg':
+      return bindAvg(name, arg);
+    case 'min':
+    case 'max':
+      return bindExtreme(name, arg, call.fn);
+    case 'first':
+    case 'last':
+      return bindFirstLast(name, arg, call.fn, call.ignoreNulls ?? false);
+    case 'collect_list':
+      return bindCollectList(name, arg);
+  }
+}
+
+function bindCount(name: string, args: BoundExpression[], distinct: boolean): BoundAggregate {
+  const base = { name, dataType: LongType, nullable: false, result: (acc: unknown) => acc };
+  if (args.length === 0) {
+    return { ...base, input: () => 1, init: () => 0, update: (acc) => (acc as number) + 1 };
+  }
+  const evals = args.map((a) => a.eval);
+  const anyNull = (row: unknown[]) => evals.some((e) => e(row) === null);
+  const input: Evaluator = args.length === 1 ? evals[0] : (row) => (anyNull(row) ? null : evals.map((e) => e(row)));
+  if (!distinct) {
+    return { ...base, input, init: () => 0, update: (acc, v) => (v === null ? acc : (acc as number) + 1) };
+  }
+  return {
+    ...base,
+    input,
+    init: () => new Set<string>(),
+    update: (acc, v) => (v === null ? acc : (acc as Set<string>).add(encodeKey([v]))),
+    result: (acc) => (acc as Set<string>).size,
+  };
+}
+
+function requireNumeric(name: string, arg: BoundExpression): void {
+  if (!isNumeric(arg.dataType) && arg.dataType.kind !== 'null') {
+    throw new AnalysisError(`${name} needs a numeric column, got ${typeName(arg.dataType)}; cast it first.`);
+  }
+}
+
+function bindSum(name: string, arg: BoundExpression): BoundAggregate {
+  requireNumeric(name, arg);
+  const dataType = arg.dataType.kind === 'double' ? DoubleType : LongType;
+  return {
+    name,
+    dataType,
+    nullable: true,
+    input: arg.eval,
+    init: () => null,
+    update: (acc, v) => {
+      if (v === null) return acc;
+      const total = acc === null ? (v as number) : (acc as number) + (v as number);
+      if (dataType === LongType && !Number.isSafeInteger(total)) {
+        throw new AnalysisError(`${name} overflowed the long range; cast the column to double.`);
+      }
+      return total;
+    },
+    result: (acc) => acc,
+  };
+}
+
+function bindAvg(name: string, arg: BoundExpression): BoundAggregate {
+  requireNumeric(name, arg);
+  return {
+    name,
+    dataType: DoubleType,
+    nullable: true,
+    input: arg.eval,
+    init: () => [0, 0],
+    update: (acc, v) => {
+      if (v === null) return acc;
+      const a = acc as [number, number];
+      a[0] += v as number;
+      a[1] += 1;
+      return a;
+    },
+    result: (acc) => {
+      const [total, n] = acc as [number, number];
+      return n === 0 ? null : total / n;
+    },
+  };
+}
+
+function bindExtreme(name: string, arg: BoundExpression, fn: 'min' | 'max'): BoundAggregate {
+  const compare = comparatorFor(arg.dataType);
+  const better = fn === 'min' ? (c: number) => c < 0 : (c: number) => c > 0;
+  return {
+    name,
+    dataType: arg.dataType,
+    nullable: true,
+    input: arg.eval,
+    init: () => null,
+    update: (acc, v) => (v === null || (acc !== null && !better(compare(v, acc))) ? acc : v),
+    result: (acc) => acc,
+  };
+}
+
+function bindFirstLast(
+  name: string,
+  arg: BoundExpression,
+  fn: 'first' | 'last',
+  ignoreNulls: boolean,
+): BoundAggregate {
+  // The accumulator is [value, seen]: `seen` tells a first value of null from no value yet.
+  return {
+    name,
+    dataType: arg.dataType,
+    nullable: true,
+    input: arg.eval,
+    init: () => [null, false],
+    update: (acc, v) => {
+      const a = acc as [unknown, boolean];
+      if (ignoreNulls && v === null) return a;
+      if (fn === 'first' && a[1]) return a;
+      a[0] = v;
+      a[1] = true;
+      return a;
+    },
+    result: (acc) => (acc as [unknown, boolean])[0],
+  };
+}
+
+function bindCollectList(name: string, arg: BoundExpression): BoundAggregate {
+  return {
+    name,
+    dataType: ArrayOf(arg.dataType, false),
+    nullable: false,
+    input: arg.eval,
+    init: () => [],
+    update: (acc, v) => {
+      if (v !== null) (acc as unknown[]).push(v);
+      return acc;
+    },
+    result: (acc) => acc,
+  };
+}

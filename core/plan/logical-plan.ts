@@ -1,0 +1,159 @@
+/**
+ * The logical plan: what a DataFrame is. A discriminated union of nodes, each carrying its output
+ * schema (computed when the node is built, so a bad column name fails at the transformation that
+ * mentions it, as in Spark) and whether it reads a stream.
+ */
+import type { Expression, ExplodeExpression } from '../expr/expression.js';
+import type { StructType } from '../types/data-types.js';
+import type { Row } from '../types/row.js';
+
+/** The join types of `df.join(other, on, how)`. */
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'left_semi' | 'left_anti';
+
+/** One key of a sort. */
+export interface SortOrder {
+  readonly expr: Expression;
+  readonly ascending: boolean;
+  readonly nullsFirst: boolean;
+}
+
+/** Provides the rows of a bounded relation; called each time the plan runs (once per batch in a stream). */
+export type RelationScan = () => Promise<Row[]>;
+
+/** Fields every node has. */
+interface PlanNode {
+  /** Unique per plan node; also identifies a DataFrame for `df.col(...)`. */
+  readonly id: number;
+  readonly schema: StructType;
+  readonly isStreaming: boolean;
+}
+
+/** A bounded table: in-memory rows or files. */
+export interface Relation extends PlanNode {
+  readonly kind: 'relation';
+  readonly description: string;
+  readonly scan: RelationScan;
+}
+
+/** An unbounded table read from a streaming source; its rows arrive per micro-batch. */
+export interface StreamingRelation extends PlanNode {
+  readonly kind: 'streamingRelation';
+  readonly description: string;
+  /** Creates the source when a query starts (given its checkpoint metadata directory). */
+  readonly source: import('../sources/source.js').SourceFactory;
+}
+
+/** `select`: one output column per expression (stars already expanded); at most one generator. */
+export interface Project extends PlanNode {
+  readonly kind: 'project';
+  readonly input: LogicalPlan;
+  readonly exprs: readonly Expression[];
+  /** The position in `exprs` of an `explode`, if any. */
+  readonly generatorIndex?: number;
+}
+
+/** `filter` / `where`. */
+export interface Filter extends PlanNode {
+  readonly kind: 'filter';
+  readonly input: LogicalPlan;
+  readonly condition: Expression;
+}
+
+/** `groupBy(keys).agg(aggregates)`: output is the keys then the aggregates. */
+export interface Aggregate extends PlanNode {
+  readonly kind: 'aggregate';
+  readonly input: LogicalPlan;
+  readonly groupBy: readonly Expression[];
+  readonly aggregates: readonly Expression[];
+}
+
+/** `withWatermark(column, delay)`: marks the event-time column; rows pass through unchanged. */
+export interface Watermark extends PlanNode {
+  readonly kind: 'watermark';
+  readonly input: LogicalPlan;
+  readonly columnIndex: number;
+  readonly delayMicros: number;
+}
+
+/** `union` (by position, keeps duplicates, like Spark's union / UNION ALL). */
+export interface Union extends PlanNode {
+  readonly kind: 'union';
+  readonly inputs: readonly LogicalPlan[];
+}
+
+/** A join on an optional condition; `usingColumns` joins on equally named columns and keeps one copy. */
+export interface Join extends PlanNode {
+  readonly kind: 'join';
+  readonly left: LogicalPlan;
+  readonly right: LogicalPlan;
+  readonly joinType: JoinType;
+  readonly condition?: Expression;
+  readonly usingColumns?: readonly string[];
+}
+
+/** `orderBy`. */
+export interface Sort extends PlanNode {
+  readonly kind: 'sort';
+  readonly input: LogicalPlan;
+  readonly orders: readonly SortOrder[];
+}
+
+/** `limit(n)`. */
+export interface Limit extends PlanNode {
+  readonly kind: 'limit';
+  readonly input: LogicalPlan;
+  readonly n: number;
+}
+
+/** Any logical plan node. */
+export type LogicalPlan =
+  | Relation
+  | StreamingRelation
+  | Project
+  | Filter
+  | Aggregate
+  | Watermark
+  | Union
+  | Join
+  | Sort
+  | Limit;
+
+/** The direct inputs of a node. */
+export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
+  switch (plan.kind) {
+    case 'relation':
+    case 'streamingRelation':
+      return [];
+    case 'project':
+    case 'filter':
+    case 'aggregate':
+    case 'watermark':
+    case 'sort':
+    case 'limit':
+      return [plan.input];
+    case 'union':
+      return plan.inputs;
+    case 'join':
+      return [plan.left, plan.right];
+  }
+}
+
+/** Every node of the plan, root first. */
+export function allNodes(plan: LogicalPlan): LogicalPlan[] {
+  return [plan, ...inputsOf(plan).flatMap(allNodes)];
+}
+
+/** The generator of a Project, when it has one. */
+export function generatorOf(p: Project): ExplodeExpression | undefined {
+  const e = p.generatorIndex === undefined ? undefined : p.exprs[p.generatorIndex];
+  if (!e) return undefined;
+  const inner = e.kind === 'alias' ? e.child : e;
+  return inner.kind === 'explode' ? inner : undefined;
+}
+
+let nextPlanId = 1;
+
+/** A fresh plan node id. */
+export function newPlanId(): number {
+  return nextPlanId++;
+}

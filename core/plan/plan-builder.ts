@@ -1,0 +1,282 @@
+/**
+ * Builds logical plan nodes and computes their output schemas. Every check that can fail without
+ * data (unknown columns, wrong types, misplaced aggregates) fails here, at the DataFrame call that
+ * caused it.
+ */
+import { AnalysisError } from '../errors.js';
+import { bindAggregate } from '../expr/aggregate-functions.js';
+import { bindExpression } from '../expr/binder.js';
+import type { Expression } from '../expr/expression.js';
+import { containsExpression } from '../expr/expression.js';
+import { expressionName } from '../expr/expression-name.js';
+import { schemaScope, type Scope } from '../expr/scope.js';
+import { isTumbling, windowStructType } from '../expr/time-window.js';
+import {
+  field,
+  sameType,
+  struct,
+  type StructField,
+  type StructType,
+  typeName,
+} from '../types/data-types.js';
+import { joinScope } from './join-scope.js';
+import {
+  type JoinType,
+  type LogicalPlan,
+  newPlanId,
+  type SortOrder,
+} from './logical-plan.js';
+
+/** A `select`: expands stars, checks every expression, allows one explode. */
+export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
+  const scope = schemaScope(input.schema);
+  const expanded = exprs.flatMap((e) => expandStar(e, input.schema));
+  const fields: StructField[] = [];
+  let generatorIndex: number | undefined;
+  expanded.forEach((e, i) => {
+    const inner = e.kind === 'alias' ? e.child : e;
+    if (inner.kind === 'explode') {
+      if (generatorIndex !== undefined) {
+        throw new AnalysisError('Only one explode() is allowed per select; split it into two selects.');
+      }
+      generatorIndex = i;
+      fields.push(...generatorFields(inner.child, scope, e.kind === 'alias' ? e.name : undefined));
+      return;
+    }
+    rejectNested(inner, 'select');
+    const bound = bindExpression(e, scope);
+    fields.push(field(expressionName(e), bound.dataType, bound.nullable, bound.metadata));
+  });
+  return {
+    kind: 'project',
+    id: newPlanId(),
+    input,
+    exprs: expanded,
+    generatorIndex,
+    schema: struct(fields),
+    isStreaming: input.isStreaming,
+  };
+}
+
+function generatorFields(child: Expression, scope: Scope, alias?: string): StructField[] {
+  const t = bindExpression(child, scope).dataType;
+  if (t.kind === 'array') return [field(alias ?? 'col', t.elementType, true)];
+  if (t.kind === 'map') return [field('key', t.keyType, false), field('value', t.valueType, true)];
+  throw new AnalysisError(`explode() needs an array or map column, got ${typeName(t)}.`);
+}
+
+function expandStar(e: Expression, schema: StructType): Expression[] {
+  if (e.kind !== 'column' || e.path[e.path.length - 1] !== '*') return [e];
+  if (e.path.length === 1) {
+    return schema.fields.map((_, i) => columnAt(schema, i));
+  }
+  const parent: Expression = { kind: 'column', path: e.path.slice(0, -1) };
+  const t = bindExpression(parent, schemaScope(schema)).dataType;
+  if (t.kind !== 'struct') {
+    throw new AnalysisError(`Cannot expand '${e.path.join('.')}': ${typeName(t)} is not a struct.`);
+  }
+  return t.fields.map((f) => ({
+    kind: 'alias',
+    name: f.name,
+    child: { kind: 'column', path: [...e.path.slice(0, -1), f.name] },
+  }));
+}
+
+/** A reference to the i-th column that stays unambiguous when names repeat (after a join). */
+function columnAt(schema: StructType, i: number): Expression {
+  const name = schema.fields[i].name;
+  const repeated = schema.fields.filter((f) => f.name === name).length > 1;
+  return repeated ? { kind: 'column', path: [name], ordinal: i } : { kind: 'column', path: [name] };
+}
+
+function rejectNested(e: Expression, where: string): void {
+  if (containsExpression(e, (x) => x.kind === 'aggregate')) {
+    throw new AnalysisError(
+      `Aggregate functions are not allowed in ${where}(); use groupBy().agg() (or agg() for the whole table).`,
+    );
+  }
+  if (containsExpression(e, (x) => x.kind === 'explode')) {
+    throw new AnalysisError(`explode() must be a top-level expression of select(), not nested in ${where}.`);
+  }
+}
+
+/** A `filter`: the condition must be boolean. */
+export function filter(input: LogicalPlan, condition: Expression): LogicalPlan {
+  rejectNested(condition, 'filter');
+  const bound = bindExpression(condition, schemaScope(input.schema));
+  if (bound.dataType.kind !== 'boolean') {
+    throw new AnalysisError(
+      `filter() needs a boolean condition, got ${typeName(bound.dataType)} from '${expressionName(condition)}'.`,
+    );
+  }
+  return { kind: 'filter', id: newPlanId(), input, condition, schema: input.schema, isStreaming: input.isStreaming };
+}
+
+/** `groupBy(keys).agg(aggregates)`. */
+export function aggregate(
+  input: LogicalPlan,
+  groupBy: readonly Expression[],
+  aggregates: readonly Expression[],
+): LogicalPlan {
+  const scope = schemaScope(input.schema);
+  const keyFields = groupBy.map((e) => {
+    rejectNested(e, 'groupBy');
+    const inner = e.kind === 'alias' ? e.child : e;
+    if (inner.kind === 'window' && !isTumbling(inner)) {
+      const time = bindExpression(inner.timeColumn, scope);
+      return field(expressionName(e), windowStructType(time.metadata), true, time.metadata);
+    }
+    const bound = bindExpression(e, scope);
+    return field(expressionName(e), bound.dataType, bound.nullable, bound.metadata);
+  });
+  const aggFields = aggregates.map((e) => {
+    const inner = e.kind === 'alias' ? e.child : e;
+    if (inner.kind !== 'aggregate') {
+      throw new AnalysisError(
+        `agg() takes aggregate functions (count, sum, avg, ...); '${expressionName(e)}' is not one.`,
+      );
+    }
+    const bound = bindAggregate(inner, scope);
+    return field(expressionName(e), bound.dataType, bound.nullable);
+  });
+  return {
+    kind: 'aggregate',
+    id: newPlanId(),
+    input,
+    groupBy,
+    aggregates,
+    schema: struct([...keyFields, ...aggFields]),
+    isStreaming: input.isStreaming,
+  };
+}
+
+/** `withWatermark(column, delay)`: the column must be a timestamp. */
+export function watermark(input: LogicalPlan, columnName: string, delayMicros: number): LogicalPlan {
+  const scope = schemaScope(input.schema);
+  const { index, field: f, nestedPath } = scope.resolve({ kind: 'column', path: [columnName] });
+  if (nestedPath.length > 0 || f.dataType.kind !== 'timestamp') {
+    throw new AnalysisError(
+      `withWatermark needs a top-level timestamp column; '${columnName}' is ${typeName(f.dataType)}. Convert it with to_timestamp first.`,
+    );
+  }
+  const fields = input.schema.fields.map((x, i) =>
+    i === index ? field(x.name, x.dataType, x.nullable, { eventTimeDelayMicros: delayMicros }) : x,
+  );
+  return {
+    kind: 'watermark',
+    id: newPlanId(),
+    input,
+    columnIndex: index,
+    delayMicros,
+    schema: struct(fields),
+    isStreaming: input.isStreaming,
+  };
+}
+
+/** `union`: same number of columns, compatible types, by position. */
+export function union(inputs: readonly LogicalPlan[]): LogicalPlan {
+  const [firstInput, ...rest] = inputs;
+  for (const other of rest) {
+    const a = firstInput.schema.fields;
+    const b = other.schema.fields;
+    if (a.length !== b.length) {
+      throw new AnalysisError(`union needs the same number of columns on both sides: ${a.length} vs ${b.length}.`);
+    }
+    a.forEach((f, i) => {
+      if (!sameType(f.dataType, b[i].dataType) && b[i].dataType.kind !== 'null') {
+        throw new AnalysisError(
+          `union column ${i + 1} ('${f.name}') is ${typeName(f.dataType)} on one side and ${typeName(b[i].dataType)} on the other.`,
+        );
+      }
+    });
+  }
+  const fields = firstInput.schema.fields.map((f, i) =>
+    field(f.name, f.dataType, inputs.some((p) => p.schema.fields[i].nullable), f.metadata),
+  );
+  return {
+    kind: 'union',
+    id: newPlanId(),
+    inputs,
+    schema: struct(fields),
+    isStreaming: inputs.some((p) => p.isStreaming),
+  };
+}
+
+/** A join; `on` is either a condition or the names of columns both sides share. */
+export function join(
+  left: LogicalPlan,
+  right: LogicalPlan,
+  joinType: JoinType,
+  on: Expression | readonly string[] | undefined,
+): LogicalPlan {
+  const base = { kind: 'join' as const, id: newPlanId(), left, right, joinType, isStreaming: left.isStreaming || right.isStreaming };
+  if (Array.isArray(on)) {
+    const usingColumns = on as readonly string[];
+    return { ...base, usingColumns, schema: usingJoinSchema(left.schema, right.schema, usingColumns, joinType) };
+  }
+  const condition = on as Expression | undefined;
+  if (condition) {
+    const bound = bindExpression(condition, joinScope(left, right));
+    if (bound.dataType.kind !== 'boolean') {
+      throw new AnalysisError(`join condition must be boolean, got ${typeName(bound.dataType)}.`);
+    }
+  }
+  return { ...base, condition, schema: conditionJoinSchema(left.schema, right.schema, joinType) };
+}
+
+function nullableIf(fields: readonly StructField[], nullable: boolean): StructField[] {
+  return fields.map((f) => (nullable ? field(f.name, f.dataType, true, f.metadata) : f));
+}
+
+function conditionJoinSchema(l: StructType, r: StructType, t: JoinType): StructType {
+  if (t === 'left_semi' || t === 'left_anti') return l;
+  return struct([
+    ...nullableIf(l.fields, t === 'right' || t === 'full'),
+    ...nullableIf(r.fields, t === 'left' || t === 'full'),
+  ]);
+}
+
+function usingJoinSchema(l: StructType, r: StructType, using: readonly string[], t: JoinType): StructType {
+  const scopeL = schemaScope(l);
+  const scopeR = schemaScope(r);
+  const keys = using.map((name) => {
+    const a = scopeL.resolve({ kind: 'column', path: [name] });
+    const b = scopeR.resolve({ kind: 'column', path: [name] });
+    if (!sameType(a.field.dataType, b.field.dataType)) {
+      throw new AnalysisError(
+        `join column '${name}' is ${typeName(a.field.dataType)} on the left and ${typeName(b.field.dataType)} on the right.`,
+      );
+    }
+    return { left: a.index, right: b.index };
+  });
+  if (t === 'left_semi' || t === 'left_anti') return l;
+  const keyFields = keys.map((k) => {
+    const f = l.fields[k.left];
+    return field(f.name, f.dataType, t === 'full' || (t === 'right' ? r.fields[k.right].nullable : f.nullable));
+  });
+  const leftKeys = new Set(keys.map((k) => k.left));
+  const rightKeys = new Set(keys.map((k) => k.right));
+  return struct([
+    ...keyFields,
+    ...nullableIf(l.fields.filter((_, i) => !leftKeys.has(i)), t === 'right' || t === 'full'),
+    ...nullableIf(r.fields.filter((_, i) => !rightKeys.has(i)), t === 'left' || t === 'full'),
+  ]);
+}
+
+/** `orderBy`. */
+export function sort(input: LogicalPlan, orders: readonly SortOrder[]): LogicalPlan {
+  const scope = schemaScope(input.schema);
+  for (const o of orders) {
+    rejectNested(o.expr, 'orderBy');
+    bindExpression(o.expr, scope);
+  }
+  return { kind: 'sort', id: newPlanId(), input, orders, schema: input.schema, isStreaming: input.isStreaming };
+}
+
+/** `limit(n)`. */
+export function limit(input: LogicalPlan, n: number): LogicalPlan {
+  if (!Number.isInteger(n) || n < 0) {
+    throw new AnalysisError(`limit(n) needs a non-negative integer, got ${n}.`);
+  }
+  return { kind: 'limit', id: newPlanId(), input, n, schema: input.schema, isStreaming: input.isStreaming };
+}

@@ -1,0 +1,44 @@
+/**
+ * The streaming source interface, after Spark's Source: a source is a replayable log addressed by
+ * offsets. A micro-batch reads exactly the range its intent names, (start, end], and reading the same
+ * range again must return the same rows: that is what makes a re-run batch compute the same result.
+ */
+import type { StructType } from '../types/data-types.js';
+import type { Row } from '../types/row.js';
+
+/** A position in a source; any JSON value the source chooses. Compared by its JSON form. */
+export type Offset = unknown;
+
+/** What a source is given when a query starts. */
+export interface SourceContext {
+  /** A directory in the query's checkpoint the source may keep its own metadata in, when the checkpoint is local. */
+  readonly metadataPath?: string;
+}
+
+/** A streaming source. */
+export interface Source {
+  /** The schema of the rows it produces. */
+  readonly schema: StructType;
+  /** A short description for progress reports (e.g. `MemoryStream[events]`, `FileSource[/data/in]`). */
+  readonly description: string;
+  /**
+   * The offset up to which the next batch should read, starting after `start` (undefined: from the
+   * beginning), with the source's admission limits applied (maxFilesPerTrigger, ...). Returns `start`
+   * itself (or undefined before any data) when nothing new is available.
+   */
+  latestOffset(start: Offset | undefined): Promise<Offset | undefined>;
+  /** The rows in (start, end]. Deterministic: the same range always gives the same rows. */
+  getBatch(start: Offset | undefined, end: Offset): Promise<Row[]>;
+  /** Called after the batch ending at `end` committed; the source may forget data up to it. */
+  commit?(end: Offset): Promise<void>;
+  /** Releases connections and files. */
+  stop?(): Promise<void>;
+}
+
+/** Creates a source when a query starts. */
+export type SourceFactory = (context: SourceContext) => Source;
+
+/** True when two offsets denote the same position. */
+export function sameOffset(a: Offset | undefined, b: Offset | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

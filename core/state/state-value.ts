@@ -1,0 +1,40 @@
+/**
+ * State values: plain data (null, booleans, numbers, strings, arrays, Sets, Maps, Uint8Arrays).
+ * This module copies them (so a batch never mutates the version it was loaded from) and encodes them
+ * as JSON with tags for the types JSON lacks, which is what the state files hold.
+ */
+
+/** A deep copy of a state value; Uint8Arrays are immutable by convention and shared. */
+export function copyStateValue<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(copyStateValue) as T;
+  if (v instanceof Set) return new Set([...v].map(copyStateValue)) as T;
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [copyStateValue(k), copyStateValue(x)])) as T;
+  return v;
+}
+
+/** Encodes a state value as JSON-able data: Sets, Maps, Uint8Arrays and non-finite numbers get tags. */
+export function encodeStateValue(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : { $n: String(v) };
+  if (typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(encodeStateValue);
+  if (v instanceof Set) return { $set: [...v].map(encodeStateValue) };
+  if (v instanceof Map) return { $map: [...v].map(([k, x]) => [encodeStateValue(k), encodeStateValue(x)]) };
+  if (v instanceof Uint8Array) return { $bin: Buffer.from(v).toString('base64') };
+  throw new TypeError(`Cannot encode state value of type ${v.constructor.name}.`);
+}
+
+/** Reverses `encodeStateValue`. */
+export function decodeStateValue(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(decodeStateValue);
+  const tagged = v as Record<string, unknown>;
+  if ('$n' in tagged) return Number(tagged.$n);
+  if ('$set' in tagged) return new Set((tagged.$set as unknown[]).map(decodeStateValue));
+  if ('$map' in tagged) {
+    return new Map((tagged.$map as [unknown, unknown][]).map(([k, x]) => [decodeStateValue(k), decodeStateValue(x)]));
+  }
+  if ('$bin' in tagged) return new Uint8Array(Buffer.from(tagged.$bin as string, 'base64'));
+  throw new TypeError(`Unknown state value tag in ${JSON.stringify(v).slice(0, 80)}.`);
+}
