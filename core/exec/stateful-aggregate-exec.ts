@@ -14,6 +14,7 @@ import type { Aggregate } from '../plan/logical-plan.js';
 import { ExecutionError } from '../errors.js';
 import { copyStateValue } from '../state/state-value.js';
 import type { StateStore } from '../state/state-store.js';
+import { typeName } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext, type StreamingExecution } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
@@ -22,6 +23,8 @@ import type { PhysicalOperator } from './physical-operator.js';
 /** Runs an Aggregate node as a stateful streaming operator. */
 export class StatefulAggregateExec implements PhysicalOperator {
   private readonly grouping: Grouping;
+  /** What the state holds: the grouping keys and aggregates, as the plan fingerprint records them. */
+  readonly stateDescription: string;
 
   constructor(
     /** Stable id of this stateful operator (its position in plan order); names its state. */
@@ -30,6 +33,8 @@ export class StatefulAggregateExec implements PhysicalOperator {
     private readonly input: PhysicalOperator,
   ) {
     this.grouping = new Grouping(node);
+    const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
+    this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
   }
 
   execute(ctx: ExecutionContext): Row[] {

@@ -24,6 +24,7 @@ const INT_MIN = -2147483648;
 const INT_MAX = 2147483647;
 const TRUE_STRINGS = new Set(['t', 'true', 'y', 'yes', '1']);
 const FALSE_STRINGS = new Set(['f', 'false', 'n', 'no', '0']);
+const INTEGRAL_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -109,11 +110,14 @@ function toStringCast(from: DataType): CastFunction {
   }
 }
 
-/** Spark prints doubles with a fractional part: 1.0, not 1. */
+/** Java's `Double.toString`, which Spark uses: `1.0`, `0.001`, `1.0E7`, `1.0E-4`, `NaN`, `Infinity`. */
 function formatDouble(v: number): string {
-  if (Number.isInteger(v) && Math.abs(v) < 1e7) return `${v}.0`;
-  if (Number.isNaN(v)) return 'NaN';
-  return String(v);
+  const magnitude = Math.abs(v);
+  if (magnitude >= 1e-3 && magnitude < 1e7) return Number.isInteger(v) ? `${v}.0` : String(v);
+  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
+  if (!Number.isFinite(v)) return String(v);
+  const [mantissa, exponent] = v.toExponential().split('e');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
 }
 
 function toBooleanCast(from: DataType): CastFunction {
@@ -144,8 +148,9 @@ function toIntegralCast(from: DataType, min: number, max: number, target: string
   switch (from.kind) {
     case 'string':
       return (v) => {
-        const n = Number((v as string).trim());
-        return (v as string).trim() === '' || !Number.isFinite(n) ? null : checked(Math.trunc(n));
+        // Spark reads decimal digits with an optional fraction only: not '1e3', '0x1F' or 'Infinity'.
+        const s = (v as string).trim();
+        return INTEGRAL_TEXT.test(s) ? checked(Math.trunc(Number(s))) : null;
       };
     case 'boolean':
       return (v) => (v ? 1 : 0);
@@ -191,7 +196,7 @@ function toTimestampCast(from: DataType): CastFunction {
     case 'int':
     case 'long':
     case 'double':
-      return (v) => Math.round((v as number) * MICROS.second);
+      return (v) => (Number.isFinite(v) ? Math.round((v as number) * MICROS.second) : null);
     case 'date':
       return (v) => (v as number) * MICROS.day;
     default:

@@ -27,26 +27,27 @@ const PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/gi;
 /**
  * Parses an interval string into microseconds. `what` names the argument in the error message,
  * e.g. `parseDuration('10 minuts', 'window duration')` fails naming "window duration".
+ * Zero is refused unless `allowZero` (a watermark delay or a trigger interval may be zero; a window may not).
  */
-export function parseDuration(text: string, what: string): number {
+export function parseDuration(text: string, what: string, allowZero = false): number {
   const trimmed = text.trim().replace(/^interval\s+/i, '');
   let total = 0;
   let consumed = '';
   for (const m of trimmed.matchAll(PART)) {
     const unit = m[2].toLowerCase().replace(/s$/, '');
     const micros = UNIT_MICROS[unit] ?? UNIT_MICROS[m[2].toLowerCase()];
-    if (micros === undefined) throw badDuration(text, what);
+    if (micros === undefined) throw badDuration(text, what, allowZero);
     total += Number(m[1]) * micros;
     consumed += m[0];
   }
-  if (consumed.replace(/\s/g, '') !== trimmed.replace(/\s/g, '') || total <= 0) {
-    throw badDuration(text, what);
+  if (consumed.replace(/\s/g, '') !== trimmed.replace(/\s/g, '') || total < 0 || (total === 0 && !allowZero)) {
+    throw badDuration(text, what, allowZero);
   }
   return Math.round(total);
 }
 
-function badDuration(text: string, what: string): InvalidOptionError {
+function badDuration(text: string, what: string, allowZero = false): InvalidOptionError {
   return new InvalidOptionError(
-    `Invalid ${what} '${text}': expected a positive interval such as '10 minutes', '30 seconds' or '1 hour'.`,
+    `Invalid ${what} '${text}': expected a ${allowZero ? 'non-negative' : 'positive'} interval such as '10 minutes', '30 seconds' or '1 hour'.`,
   );
 }

@@ -1,0 +1,149 @@
+/**
+ * DataStreamWriter (`df.writeStream`): configures and starts a streaming query — output mode,
+ * trigger, checkpoint location, and the sink (memory, console, foreachBatch, or any Sink).
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FileCheckpointStore } from '../checkpoint/file-checkpoint-store.js';
+import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
+import { InvalidOptionError } from '../errors.js';
+import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
+import { ConsoleSink } from '../sinks/console-sink.js';
+import { type ForeachBatchFunction, ForeachBatchSink } from '../sinks/foreach-batch-sink.js';
+import { MemorySink } from '../sinks/memory-sink.js';
+import type { OutputMode, Sink } from '../sinks/sink.js';
+import { type BatchStep, MicroBatchExecution } from '../streaming/micro-batch-execution.js';
+import type { StreamingQueryProgress } from '../streaming/progress.js';
+import { StreamingQuery } from '../streaming/streaming-query.js';
+import { resolveTrigger, type Trigger } from '../streaming/trigger.js';
+import type { DataFrame } from './dataframe.js';
+import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
+
+/** Default number of state partitions (fixed when a checkpoint is created). */
+export const DEFAULT_STATE_PARTITIONS = 16;
+/** Default number of deltas after which a state partition is written as a snapshot. */
+export const DEFAULT_SNAPSHOT_INTERVAL = 10;
+
+/** Builds and starts a streaming query. */
+export class DataStreamWriter {
+  private mode: OutputMode = 'append';
+  private triggerSpec: Trigger = { processingTime: 0 };
+  private name?: string;
+  private formatName = 'memory';
+  private sinkOverride?: Sink;
+  private readonly options = new Map<string, OptionValue>();
+  private stepHook?: (step: BatchStep, batchId: number) => void;
+  private progressHook?: (p: StreamingQueryProgress) => void;
+
+  constructor(private readonly df: DataFrame) {}
+
+  /** append (default): only final rows; update: rows changed by each batch; complete: the whole result each batch. */
+  outputMode(mode: OutputMode): this {
+    if (!['append', 'update', 'complete'].includes(mode)) {
+      throw new InvalidOptionError(`Unknown output mode '${mode}'; use append, update or complete.`);
+    }
+    this.mode = mode;
+    return this;
+  }
+
+  /** When batches run: `{ processingTime: '10 seconds' }` (default: as fast as possible), `{ once: true }`, `{ availableNow: true }`. */
+  trigger(trigger: Trigger): this {
+    resolveTrigger(trigger);
+    this.triggerSpec = trigger;
+    return this;
+  }
+
+  /** The query's name; with the memory sink also the name of `session.table(name)`. */
+  queryName(name: string): this {
+    this.name = name;
+    return this;
+  }
+
+  /** The sink by name: memory (default) or console. */
+  format(name: string): this {
+    if (!['memory', 'console'].includes(name)) {
+      throw new InvalidOptionError(`Unknown sink format '${name}'; use memory or console, foreachBatch(fn), or sink(customSink).`);
+    }
+    this.formatName = name;
+    return this;
+  }
+
+  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, and console's numRows/truncate. */
+  option(key: string, value: OptionValue): this {
+    this.options.set(key, value);
+    return this;
+  }
+
+  /** Hands each batch's rows and batchId to `fn`. */
+  foreachBatch(fn: ForeachBatchFunction): this {
+    this.sinkOverride = new ForeachBatchSink(fn);
+    return this;
+  }
+
+  /** Writes to a custom sink (it must be idempotent per batchId for exactly-once results). */
+  sink(sink: Sink): this {
+    this.sinkOverride = sink;
+    return this;
+  }
+
+  /** Called with each batch's progress record (like a StreamingQueryListener). */
+  onProgress(fn: (p: StreamingQueryProgress) => void): this {
+    this.progressHook = fn;
+    return this;
+  }
+
+  /**
+   * Called after each step of the commit protocol. An error thrown here aborts the batch exactly as a
+   * crash at that point would; recovery tests use it.
+   */
+  afterStep(fn: (step: BatchStep, batchId: number) => void): this {
+    this.stepHook = fn;
+    return this;
+  }
+
+  /** Checks the query, opens its checkpoint and starts running batches in the background. */
+  async start(): Promise<StreamingQuery> {
+    checkStreamingPlan(this.df.plan, this.mode);
+    const trigger = resolveTrigger(this.triggerSpec);
+    const checkpointDir = this.checkpointLocation();
+    const store = new LocalDirectoryStore(checkpointDir);
+    const sink = this.sinkOverride ?? this.namedSink();
+    const execution = await MicroBatchExecution.start({
+      plan: this.df.plan,
+      outputMode: this.mode,
+      sink,
+      checkpoint: new FileCheckpointStore(store),
+      stateObjects: store,
+      sourceMetadataPath: (i) => path.join(checkpointDir, 'sources', String(i)),
+      numStatePartitions: positiveIntegerOption('numStatePartitions', this.options.get('numStatePartitions')) ?? DEFAULT_STATE_PARTITIONS,
+      snapshotInterval: positiveIntegerOption('snapshotInterval', this.options.get('snapshotInterval')) ?? DEFAULT_SNAPSHOT_INTERVAL,
+      queryName: this.name,
+      afterStep: this.stepHook,
+    });
+    return new StreamingQuery(execution, trigger, this.name ?? null, this.progressHook);
+  }
+
+  private checkpointLocation(): string {
+    const given = this.options.get('checkpointLocation');
+    if (given !== undefined) return String(given);
+    if (this.sinkOverride) {
+      throw new InvalidOptionError(
+        "option('checkpointLocation', dir) is required for this sink: it is where offsets and state survive a restart.",
+      );
+    }
+    return mkdtempSync(path.join(os.tmpdir(), 'sluice-checkpoint-'));
+  }
+
+  private namedSink(): Sink {
+    if (this.formatName === 'console') {
+      return new ConsoleSink({
+        numRows: positiveIntegerOption('numRows', this.options.get('numRows')),
+        truncate: booleanOption('truncate', this.options.get('truncate')),
+      });
+    }
+    const sink = new MemorySink(this.df.schema, this.name ?? 'memory');
+    if (this.name) this.df.session.registerTable(this.name, sink);
+    return sink;
+  }
+}

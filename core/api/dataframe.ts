@@ -1,0 +1,219 @@
+/**
+ * DataFrame: a logical plan plus Spark's transformation API. Transformations build a new plan and
+ * check it immediately; actions (`collect`, `show`, `write`) run it as a batch, and `writeStream`
+ * runs a streaming DataFrame as micro-batches.
+ */
+import { AnalysisError, InvalidOptionError } from '../errors.js';
+import { executeBatch } from '../exec/batch-execution.js';
+import { formatTable } from '../io/text-table.js';
+import type { Expression } from '../expr/expression.js';
+import { type JoinType, type LogicalPlan } from '../plan/logical-plan.js';
+import * as build from '../plan/plan-builder.js';
+import { type StructType, treeString } from '../types/data-types.js';
+import { parseDuration } from '../types/duration.js';
+import { toRowObject, type RowObject } from '../types/row.js';
+import { Column, columnOrName, columnRef, type SortColumn } from './column.js';
+import { DataFrameWriter } from './dataframe-writer.js';
+import { DataStreamWriter } from './data-stream-writer.js';
+import { GroupedData } from './grouped-data.js';
+import type { SluiceSession } from './session.js';
+
+const JOIN_TYPES: Record<string, JoinType> = {
+  inner: 'inner',
+  left: 'left',
+  left_outer: 'left',
+  leftouter: 'left',
+  right: 'right',
+  right_outer: 'right',
+  rightouter: 'right',
+  full: 'full',
+  outer: 'full',
+  full_outer: 'full',
+  fullouter: 'full',
+  left_semi: 'left_semi',
+  leftsemi: 'left_semi',
+  semi: 'left_semi',
+  left_anti: 'left_anti',
+  leftanti: 'left_anti',
+  anti: 'left_anti',
+};
+
+/** A table, bounded or streaming, described by a logical plan. */
+export class DataFrame {
+  constructor(
+    /** The session that created it. */
+    readonly session: SluiceSession,
+    /** The logical plan this DataFrame stands for. */
+    readonly plan: LogicalPlan,
+  ) {}
+
+  /** The output schema. */
+  get schema(): StructType {
+    return this.plan.schema;
+  }
+
+  /** The column names. */
+  get columns(): string[] {
+    return this.plan.schema.fields.map((f) => f.name);
+  }
+
+  /** True when the DataFrame reads a stream (then only `writeStream` can run it). */
+  get isStreaming(): boolean {
+    return this.plan.isStreaming;
+  }
+
+  /** Prints the schema as a tree. */
+  printSchema(): void {
+    console.log(treeString(this.schema));
+  }
+
+  /** A column of this DataFrame, usable to tell same-named columns apart in a join condition. */
+  col(name: string): Column {
+    if (name !== '*') build.project(this.plan, [columnRef(name)]); // fail now on unknown names
+    return new Column(columnRef(name, this.plan.id));
+  }
+
+  /** Projects a set of expressions (`'*'` and `'s.*'` expand). */
+  select(...columns: (Column | string)[]): DataFrame {
+    return this.with(build.project(this.plan, columns.map(columnOrName)));
+  }
+
+  /** Keeps the rows for which `condition` is true. */
+  filter(condition: Column): DataFrame {
+    return this.with(build.filter(this.plan, condition.expr));
+  }
+
+  /** Same as `filter`. */
+  where(condition: Column): DataFrame {
+    return this.filter(condition);
+  }
+
+  /** Adds a column, or replaces the one with the same name in place. */
+  withColumn(name: string, column: Column): DataFrame {
+    const exprs: Expression[] = this.plan.schema.fields.map((f, i) =>
+      f.name === name ? { kind: 'alias', child: column.expr, name } : { kind: 'column', path: [f.name], ordinal: i },
+    );
+    if (!this.columns.includes(name)) exprs.push({ kind: 'alias', child: column.expr, name });
+    return this.with(build.project(this.plan, exprs));
+  }
+
+  /** Renames a column; a no-op when there is no such column (as in Spark). */
+  withColumnRenamed(existing: string, renamed: string): DataFrame {
+    if (!this.columns.includes(existing)) return this;
+    const exprs: Expression[] = this.plan.schema.fields.map((f, i) => {
+      const ref: Expression = { kind: 'column', path: [f.name], ordinal: i };
+      return f.name === existing ? { kind: 'alias', child: ref, name: renamed } : ref;
+    });
+    return this.with(build.project(this.plan, exprs));
+  }
+
+  /** Removes columns by name; unknown names are ignored (as in Spark). */
+  drop(...names: string[]): DataFrame {
+    const exprs: Expression[] = [];
+    this.plan.schema.fields.forEach((f, i) => {
+      if (!names.includes(f.name)) exprs.push({ kind: 'column', path: [f.name], ordinal: i });
+    });
+    return this.with(build.project(this.plan, exprs));
+  }
+
+  /** The rows of both DataFrames, matched by column position, duplicates kept. */
+  union(other: DataFrame): DataFrame {
+    return this.with(build.union([this.plan, other.plan]));
+  }
+
+  /** Same as `union`. */
+  unionAll(other: DataFrame): DataFrame {
+    return this.union(other);
+  }
+
+  /** Groups rows by keys for `agg` (keys may include `window(...)`). */
+  groupBy(...columns: (Column | string)[]): GroupedData {
+    return new GroupedData(this, columns.map(columnOrName));
+  }
+
+  /** Aggregates the whole DataFrame as one group. */
+  agg(...aggregates: Column[]): DataFrame {
+    return this.groupBy().agg(...aggregates);
+  }
+
+  /**
+   * Declares `column` as event time with a lateness bound: the watermark is the max event time seen
+   * minus `delay`; stateful operators drop rows older than it and emit windows it has closed.
+   */
+  withWatermark(column: string, delay: string): DataFrame {
+    return this.with(build.watermark(this.plan, column, parseDuration(delay, 'watermark delay', true)));
+  }
+
+  /** Sorts by columns (ascending unless given `col(x).desc()`). */
+  orderBy(...columns: (Column | string | SortColumn)[]): DataFrame {
+    const orders = columns.map((c) =>
+      c instanceof Column || typeof c === 'string'
+        ? { expr: columnOrName(c), ascending: true, nullsFirst: true }
+        : { expr: c.column.expr, ascending: c.ascending, nullsFirst: c.nullsFirst },
+    );
+    return this.with(build.sort(this.plan, orders));
+  }
+
+  /** Same as `orderBy`. */
+  sort(...columns: (Column | string | SortColumn)[]): DataFrame {
+    return this.orderBy(...columns);
+  }
+
+  /** The first n rows. */
+  limit(n: number): DataFrame {
+    return this.with(build.limit(this.plan, n));
+  }
+
+  /**
+   * Joins with another DataFrame: `on` is a column name, a list of names both sides share (kept once),
+   * or a condition; `how` is inner (default), left, right, full, left_semi or left_anti.
+   */
+  join(other: DataFrame, on?: string | string[] | Column, how = 'inner'): DataFrame {
+    const joinType = JOIN_TYPES[how.toLowerCase()];
+    if (!joinType) {
+      throw new InvalidOptionError(`Unknown join type '${how}'; use one of: ${Object.keys(JOIN_TYPES).join(', ')}.`);
+    }
+    const condition = typeof on === 'string' ? [on] : on instanceof Column ? on.expr : on;
+    return this.with(build.join(this.plan, other.plan, joinType, condition));
+  }
+
+  /** Runs the query and returns its rows as objects. */
+  async collect(): Promise<RowObject[]> {
+    const rows = await executeBatch(this.plan);
+    return rows.map((r) => toRowObject(r, this.schema));
+  }
+
+  /** The number of rows. */
+  async count(): Promise<number> {
+    return (await executeBatch(this.plan)).length;
+  }
+
+  /** The first n rows as objects. */
+  async take(n: number): Promise<RowObject[]> {
+    return this.limit(n).collect();
+  }
+
+  /** Prints the first n rows as a table. */
+  async show(n = 20, truncate = true): Promise<void> {
+    const rows = await executeBatch(build.limit(this.plan, n + 1));
+    const text = formatTable(rows.slice(0, n), this.schema, truncate);
+    console.log(rows.length > n ? `${text}\nonly showing top ${n} rows` : text);
+  }
+
+  /** Writes a batch DataFrame to files. */
+  get write(): DataFrameWriter {
+    if (this.isStreaming) {
+      throw new AnalysisError("'write' cannot be used on a streaming DataFrame; use writeStream.");
+    }
+    return new DataFrameWriter(this);
+  }
+
+  /** Starts building a streaming query over this DataFrame. */
+  get writeStream(): DataStreamWriter {
+    return new DataStreamWriter(this);
+  }
+
+  private with(plan: LogicalPlan): DataFrame {
+    return new DataFrame(this.session, plan);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Options shared by `read` and `readStream`: Spark's string-valued `option(key, value)` calls turned
+ * into typed file-reader options, each checked with an error that names the option.
+ */
+import { InvalidOptionError } from '../errors.js';
+import type { FileReadOptions } from '../io/data-files.js';
+import type { StructType } from '../types/data-types.js';
+
+/** A raw option value as users pass it. */
+export type OptionValue = string | number | boolean;
+
+/** Converts raw options (plus a schema) into file-reader options. */
+export function fileReadOptions(options: ReadonlyMap<string, OptionValue>, schema: StructType | undefined): FileReadOptions {
+  const get = (key: string): OptionValue | undefined => options.get(key.toLowerCase());
+  const mode = get('mode');
+  if (mode !== undefined && !['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'].includes(String(mode).toUpperCase())) {
+    throw new InvalidOptionError(`Invalid option mode='${mode}'; use PERMISSIVE, DROPMALFORMED or FAILFAST.`);
+  }
+  return {
+    schema,
+    mode: mode === undefined ? undefined : (String(mode).toUpperCase() as FileReadOptions['mode']),
+    columnNameOfCorruptRecord: stringOption(get('columnNameOfCorruptRecord')),
+    header: booleanOption('header', get('header')),
+    inferSchema: booleanOption('inferSchema', get('inferSchema')),
+    delimiter: stringOption(get('delimiter') ?? get('sep')),
+    quote: stringOption(get('quote')),
+    escape: stringOption(get('escape')),
+    nullValue: stringOption(get('nullValue')),
+  };
+}
+
+/** Reads a boolean option given as a boolean or as 'true'/'false'. */
+export function booleanOption(name: string, value: OptionValue | undefined): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  const s = String(value).toLowerCase();
+  if (s === 'true' || s === 'false') return s === 'true';
+  throw new InvalidOptionError(`Invalid option ${name}='${value}'; use true or false.`);
+}
+
+/** Reads a positive integer option. */
+export function positiveIntegerOption(name: string, value: OptionValue | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new InvalidOptionError(`Invalid option ${name}='${value}'; use a positive integer.`);
+  }
+  return n;
+}
+
+function stringOption(value: OptionValue | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}

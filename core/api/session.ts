@@ -1,0 +1,74 @@
+/**
+ * SluiceSession: the entry point, like SparkSession — readers for tables and streams, DataFrames
+ * from rows, and the tables that named memory sinks fill.
+ */
+import { AnalysisError, InvalidOptionError } from '../errors.js';
+import { newPlanId } from '../plan/logical-plan.js';
+import type { MemorySink } from '../sinks/memory-sink.js';
+import { MemoryStream } from '../sources/memory-stream.js';
+import type { StructType } from '../types/data-types.js';
+import { fromRowObject, type RowObject } from '../types/row.js';
+import { parseSchema } from '../types/type-names.js';
+import { DataFrame } from './dataframe.js';
+import { DataFrameReader } from './dataframe-reader.js';
+import { DataStreamReader } from './data-stream-reader.js';
+
+/** A Sluice session. */
+export class SluiceSession {
+  private readonly tables = new Map<string, MemorySink>();
+
+  /** Reads bounded DataFrames (files). */
+  get read(): DataFrameReader {
+    return new DataFrameReader(this);
+  }
+
+  /** Reads streaming DataFrames (directories of files, memory streams). */
+  get readStream(): DataStreamReader {
+    return new DataStreamReader(this);
+  }
+
+  /** A DataFrame from objects keyed by column name; `schema` is a StructType or DDL (`'a INT, b STRING'`). */
+  createDataFrame(rows: readonly RowObject[], schema: StructType | string): DataFrame {
+    const resolved = typeof schema === 'string' ? parseSchema(schema) : schema;
+    const engineRows = rows.map((r, i) => {
+      if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+        throw new InvalidOptionError(`createDataFrame: row ${i} is not an object keyed by column name.`);
+      }
+      return fromRowObject(r, resolved);
+    });
+    return new DataFrame(this, {
+      kind: 'relation',
+      id: newPlanId(),
+      description: `LocalRelation[${engineRows.length} rows]`,
+      scan: async () => engineRows,
+      schema: resolved,
+      isStreaming: false,
+    });
+  }
+
+  /** A new MemoryStream with `schema`, to feed a stream from the program (tests, examples). */
+  memoryStream(schema: StructType | string, name?: string): MemoryStream {
+    return new MemoryStream(typeof schema === 'string' ? parseSchema(schema) : schema, name);
+  }
+
+  /** The current content of the memory sink of the query named `name`, as a batch DataFrame. */
+  table(name: string): DataFrame {
+    const sink = this.tables.get(name);
+    if (!sink) {
+      throw new AnalysisError(`Table or view not found: ${name}. Start a query with format('memory') and queryName('${name}').`);
+    }
+    return new DataFrame(this, {
+      kind: 'relation',
+      id: newPlanId(),
+      description: `MemoryTable[${name}]`,
+      scan: async () => [...sink.engineRows()],
+      schema: sink.schema,
+      isStreaming: false,
+    });
+  }
+
+  /** Registers a memory sink under a table name (called by writeStream). */
+  registerTable(name: string, sink: MemorySink): void {
+    this.tables.set(name, sink);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The checkpoint: the query's write-ahead log of offsets and its commit log, after Spark's offset and
+ * commit logs. Batch N is planned by writing its intent (offsets#N) with a create-if-absent; it
+ * becomes real only when commit#N is created. Records carry a format version and are validated on read.
+ */
+import type { Offset } from '../sources/source.js';
+import type { CreateResult } from './object-store.js';
+
+/** Format version of every checkpoint record this code writes. */
+export const CHECKPOINT_FORMAT_VERSION = 1;
+
+/** Written once when a query first starts on a checkpoint; later starts must match it. */
+export interface QueryMetadata {
+  readonly formatVersion: number;
+  readonly queryId: string;
+  /** Describes the stateful operators and their keys; a restart with a different one is refused. */
+  readonly planFingerprint: string;
+  readonly numStatePartitions: number;
+}
+
+/** The intent of batch N: exactly what it reads and under which clock and watermark, forever. */
+export interface OffsetIntent {
+  readonly formatVersion: number;
+  readonly batchId: number;
+  /** Per source, the offset the batch starts after (null: from the beginning). */
+  readonly start: readonly (Offset | null)[];
+  /** Per source, the offset the batch reads up to, inclusive. */
+  readonly end: readonly (Offset | null)[];
+  /** The batch's processing time; a re-run uses the same. */
+  readonly batchTimestampMs: number;
+  /** The watermark in force for this batch (null before the first). */
+  readonly watermarkMicros: number | null;
+}
+
+/** The commit of batch N: its state version and what the next batch needs. */
+export interface CommitRecord {
+  readonly formatVersion: number;
+  readonly batchId: number;
+  /** Key of the state manifest of this version (null when the query has no state). */
+  readonly stateManifest: string | null;
+  /** Max event time seen so far per watermark operator (by id). */
+  readonly eventTimeMax: Readonly<Record<string, number>>;
+  /** The watermark batch N+1 runs under. */
+  readonly nextWatermarkMicros: number | null;
+}
+
+/** Where a query's checkpoint lives. */
+export interface CheckpointStore {
+  /** A description for messages (directory, table). */
+  readonly location: string;
+  getMetadata(): Promise<QueryMetadata | undefined>;
+  createMetadata(metadata: QueryMetadata): Promise<CreateResult>;
+  /** The commit of the highest committed batch, or undefined before the first. */
+  latestCommit(): Promise<CommitRecord | undefined>;
+  getIntent(batchId: number): Promise<OffsetIntent | undefined>;
+  /** Creates the intent of a batch unless one exists (then the existing one is the truth). */
+  putIntent(intent: OffsetIntent): Promise<CreateResult>;
+  /** Creates the commit of a batch; 'exists' means another attempt committed it first. */
+  putCommit(commit: CommitRecord): Promise<CreateResult>;
+}

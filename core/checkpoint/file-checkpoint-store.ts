@@ -1,0 +1,80 @@
+/**
+ * A CheckpointStore kept as files in an ObjectStore (the local-directory backend):
+ * `metadata.json`, `offsets/<batchId>.json` (intents) and `commits/<batchId>.json`, batch ids
+ * zero-padded so that listing order is batch order. Every create is atomic and create-if-absent.
+ */
+import { CheckpointError } from '../errors.js';
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  type CheckpointStore,
+  type CommitRecord,
+  type OffsetIntent,
+  type QueryMetadata,
+} from './checkpoint-store.js';
+import type { CreateResult, ObjectStore } from './object-store.js';
+
+const METADATA_KEY = 'metadata.json';
+
+/** The checkpoint of one query in an object store. */
+export class FileCheckpointStore implements CheckpointStore {
+  readonly location: string;
+
+  constructor(private readonly store: ObjectStore) {
+    this.location = store.location;
+  }
+
+  getMetadata(): Promise<QueryMetadata | undefined> {
+    return this.read<QueryMetadata>(METADATA_KEY);
+  }
+
+  createMetadata(metadata: QueryMetadata): Promise<CreateResult> {
+    return this.create(METADATA_KEY, metadata);
+  }
+
+  async latestCommit(): Promise<CommitRecord | undefined> {
+    const keys = await this.store.list('commits/');
+    const last = keys[keys.length - 1];
+    return last === undefined ? undefined : this.read<CommitRecord>(last);
+  }
+
+  getIntent(batchId: number): Promise<OffsetIntent | undefined> {
+    return this.read<OffsetIntent>(batchKey('offsets', batchId));
+  }
+
+  putIntent(intent: OffsetIntent): Promise<CreateResult> {
+    return this.create(batchKey('offsets', intent.batchId), intent);
+  }
+
+  putCommit(commit: CommitRecord): Promise<CreateResult> {
+    return this.create(batchKey('commits', commit.batchId), commit);
+  }
+
+  private create(key: string, record: object): Promise<CreateResult> {
+    return this.store.putIfAbsent(key, Buffer.from(JSON.stringify(record)));
+  }
+
+  private async read<T>(key: string): Promise<T | undefined> {
+    const bytes = await this.store.get(key);
+    if (bytes === undefined) return undefined;
+    let record: { formatVersion?: unknown };
+    try {
+      record = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    } catch (e) {
+      throw new CheckpointError(
+        `Checkpoint file ${this.location}/${key} is corrupt (not valid JSON). Restore it from a backup or start the query on a new checkpoint.`,
+        { cause: e },
+      );
+    }
+    if (record.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
+      throw new CheckpointError(
+        `Checkpoint file ${this.location}/${key} has format version ${String(record.formatVersion)}; this Sluice reads version ${CHECKPOINT_FORMAT_VERSION}.`,
+      );
+    }
+    return record as T;
+  }
+}
+
+/** `offsets/00000000000000000042.json`: zero-padded so keys sort in batch order. */
+function batchKey(kind: 'offsets' | 'commits', batchId: number): string {
+  return `${kind}/${String(batchId).padStart(20, '0')}.json`;
+}

@@ -1,0 +1,24 @@
+/**
+ * The object store the checkpoint keeps its files in: a local directory here, S3 in the AWS adapter.
+ * Keys are '/'-separated paths. The protocol relies only on two things: `put` of a key nobody else
+ * writes (attempt-unique keys), and `putIfAbsent`, which tells whether it created the object.
+ */
+
+/** The outcome of a conditional create: an expected result, not an error. */
+export type CreateResult = 'created' | 'exists';
+
+/** A minimal object store. */
+export interface ObjectStore {
+  /** A description for messages (e.g. the directory or bucket/prefix). */
+  readonly location: string;
+  /** Writes an object; callers only use keys no other writer uses. */
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Creates an object only if the key is free; atomically. */
+  putIfAbsent(key: string, bytes: Uint8Array): Promise<CreateResult>;
+  /** Reads an object; undefined when it does not exist. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Keys under a prefix, sorted. */
+  list(prefix: string): Promise<string[]>;
+  /** Deletes an object (a no-op when absent). */
+  delete(key: string): Promise<void>;
+}

@@ -1,0 +1,21 @@
+/**
+ * Runs a bounded plan once: loads every leaf's rows, then executes the physical plan.
+ */
+import { AnalysisError } from '../errors.js';
+import { allNodes, type LogicalPlan, type Relation } from '../plan/logical-plan.js';
+import type { Row } from '../types/row.js';
+import { planPhysical } from './physical-planner.js';
+
+/** The result rows of a batch query. */
+export async function executeBatch(plan: LogicalPlan): Promise<Row[]> {
+  if (plan.isStreaming) {
+    throw new AnalysisError(
+      'Queries with streaming sources must be executed with writeStream.start(); collect(), show() and write work on batch DataFrames.',
+    );
+  }
+  const physical = planPhysical(plan, false);
+  const relations = allNodes(plan).filter((n): n is Relation => n.kind === 'relation');
+  const inputs = new Map<number, Row[]>();
+  await Promise.all(relations.map(async (r) => inputs.set(r.id, await r.scan())));
+  return physical.root.execute({ inputs, counters: {} });
+}

@@ -1,0 +1,103 @@
+/**
+ * Sluice: Structured Streaming for serverless TypeScript. One DataFrame API for bounded tables and
+ * streams; streams run as micro-batches with exactly-once state and output through restarts.
+ *
+ * ```ts
+ * const session = new SluiceSession();
+ * const counts = session.readStream.schema(schema).json('in/')
+ *   .withWatermark('ts', '15 minutes')
+ *   .groupBy(window(col('ts'), '10 minutes'), col('category'))
+ *   .count();
+ * const query = await counts.writeStream.outputMode('append').format('console')
+ *   .option('checkpointLocation', 'checkpoint/').start();
+ * ```
+ */
+export { SluiceSession } from './api/session.js';
+export { DataFrame } from './api/dataframe.js';
+export { GroupedData } from './api/grouped-data.js';
+export { Column, type ColumnLike, type SortColumn } from './api/column.js';
+export { DataFrameReader } from './api/dataframe-reader.js';
+export { DataFrameWriter, type SaveMode } from './api/dataframe-writer.js';
+export { DataStreamReader } from './api/data-stream-reader.js';
+export {
+  DataStreamWriter,
+  DEFAULT_SNAPSHOT_INTERVAL,
+  DEFAULT_STATE_PARTITIONS,
+} from './api/data-stream-writer.js';
+export type { OptionValue } from './api/reader-options.js';
+export {
+  avg,
+  coalesce,
+  col,
+  collect_list,
+  count,
+  countDistinct,
+  explode,
+  explode_outer,
+  first,
+  last,
+  lit,
+  max,
+  min,
+  not,
+  sum,
+  when,
+  window,
+} from './api/functions.js';
+export * from './functions/string-functions.js';
+export * from './functions/math-functions.js';
+export * from './functions/datetime-functions.js';
+export * from './functions/json-functions.js';
+export {
+  ArrayOf,
+  type ArrayType,
+  BinaryType,
+  BooleanType,
+  type DataType,
+  DateType,
+  DoubleType,
+  field,
+  IntegerType,
+  LongType,
+  MapOf,
+  type MapType,
+  NullType,
+  StringType,
+  struct,
+  type StructField,
+  type StructType,
+  TimestampType,
+  treeString,
+  typeName,
+} from './types/data-types.js';
+export { parseSchema, parseTypeName } from './types/type-names.js';
+export type { Row, RowObject } from './types/row.js';
+export {
+  AnalysisError,
+  CheckpointError,
+  ExecutionError,
+  InvalidOptionError,
+  SinkError,
+  SluiceError,
+  SourceError,
+  UnsupportedOperationError,
+} from './errors.js';
+export { MemoryStream } from './sources/memory-stream.js';
+export type { Offset, Source, SourceContext, SourceFactory } from './sources/source.js';
+export type { OutputMode, Sink } from './sinks/sink.js';
+export { MemorySink } from './sinks/memory-sink.js';
+export { ConsoleSink } from './sinks/console-sink.js';
+export { ForeachBatchSink, type ForeachBatchFunction } from './sinks/foreach-batch-sink.js';
+export { StreamingQuery } from './streaming/streaming-query.js';
+export type { Trigger } from './streaming/trigger.js';
+export type { BatchStep } from './streaming/micro-batch-execution.js';
+export {
+  progressLine,
+  type DurationBreakdown,
+  type SourceProgress,
+  type StateOperatorProgress,
+  type StreamingQueryProgress,
+} from './streaming/progress.js';
+export type { CheckpointStore, CommitRecord, OffsetIntent, QueryMetadata } from './checkpoint/checkpoint-store.js';
+export type { CreateResult, ObjectStore } from './checkpoint/object-store.js';
+export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';

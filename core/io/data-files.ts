@@ -1,0 +1,108 @@
+/**
+ * Data files on the local filesystem: which files a path denotes, and reading one file of a format
+ * (JSON lines, CSV, Parquet; gzip-compressed when the name ends in `.gz`) into engine rows.
+ * Shared by the batch reader and the file stream source.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { ExecutionError, InvalidOptionError } from '../errors.js';
+import type { StructType } from '../types/data-types.js';
+import type { Row } from '../types/row.js';
+import { type CsvParseMode, parseCsv } from './csv.js';
+import { parseJsonLines } from './json-lines.js';
+import { parquetFileSchema, readParquet } from './parquet.js';
+
+/** The file formats the readers know. */
+export type FileFormat = 'json' | 'csv' | 'parquet';
+
+/** Reader options, as Spark names them; values arrive as strings from `option()` or typed. */
+export interface FileReadOptions {
+  readonly schema?: StructType;
+  readonly mode?: CsvParseMode;
+  readonly columnNameOfCorruptRecord?: string;
+  readonly header?: boolean;
+  readonly delimiter?: string;
+  readonly quote?: string;
+  readonly escape?: string;
+  readonly inferSchema?: boolean;
+  readonly nullValue?: string;
+}
+
+/** The rows of one file and how many malformed records it had. */
+export interface FileContents {
+  readonly schema: StructType;
+  readonly rows: Row[];
+  readonly malformed: number;
+}
+
+/** Checks a format name. */
+export function fileFormat(name: string): FileFormat {
+  const f = name.toLowerCase();
+  if (f === 'json' || f === 'csv' || f === 'parquet') return f;
+  throw new InvalidOptionError(`Unknown file format '${name}'; use json, csv or parquet.`);
+}
+
+/** A file itself, or the data files of a directory (recursively; names starting with `.` or `_` are skipped, as Spark does). */
+export function listDataFiles(location: string): string[] {
+  let stat;
+  try {
+    stat = statSync(location);
+  } catch {
+    throw new InvalidOptionError(`Path does not exist: ${location}.`);
+  }
+  if (stat.isFile()) return [location];
+  return readdirSync(location, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && !isHidden(path.relative(location, path.join(e.parentPath, e.name))))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+function isHidden(relative: string): boolean {
+  return relative.split(path.sep).some((part) => part.startsWith('.') || part.startsWith('_'));
+}
+
+/** Reads and parses one file. */
+export async function readDataFile(file: string, format: FileFormat, options: FileReadOptions): Promise<FileContents> {
+  return parseDataFile(file, format, await readFile(file), options);
+}
+
+/** The schema of a set of files: the given one, or inferred (from every file for text formats, the first for Parquet). */
+export function inferSchema(files: readonly string[], format: FileFormat, options: FileReadOptions): StructType {
+  if (options.schema) return options.schema;
+  if (files.length === 0) {
+    throw new InvalidOptionError(`Unable to infer schema for ${format}: there are no files. Give a schema with .schema(...).`);
+  }
+  if (format === 'parquet') return parquetFileSchema(readFileSync(files[0]), files[0]);
+  const text = files.map((f) => decompressed(f, readFileSync(f)).toString('utf8')).join('\n');
+  return parseText(text, format, { ...options, mode: 'PERMISSIVE' }, files.join(', ')).schema;
+}
+
+/** Parses bytes already read from `file`. */
+export async function parseDataFile(
+  file: string,
+  format: FileFormat,
+  bytes: Uint8Array,
+  options: FileReadOptions,
+): Promise<FileContents> {
+  const data = decompressed(file, bytes);
+  if (format === 'parquet') {
+    const { schema, rows } = await readParquet(data, { schema: options.schema, source: file });
+    return { schema, rows, malformed: 0 };
+  }
+  return parseText(data.toString('utf8'), format, options, file);
+}
+
+function parseText(text: string, format: 'json' | 'csv', options: FileReadOptions, source: string): FileContents {
+  return format === 'json' ? parseJsonLines(text, { ...options, source }) : parseCsv(text, { ...options, source });
+}
+
+function decompressed(file: string, bytes: Uint8Array): Buffer {
+  if (!file.endsWith('.gz')) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    return gunzipSync(bytes);
+  } catch (e) {
+    throw new ExecutionError(`Cannot decompress ${file}: it is not valid gzip (${(e as Error).message}).`, { cause: e });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * MemoryStream: a source fed by the program itself, for tests and examples (Spark's MemoryStream).
+ * Its offset is the number of rows added so far; a batch reads the rows added between two offsets.
+ * Rows live in this object, so a query restarted in the same process replays them exactly.
+ */
+import { InvalidOptionError } from '../errors.js';
+import type { StructType } from '../types/data-types.js';
+import { fromRowObject, type Row, type RowObject } from '../types/row.js';
+import type { Offset, Source } from './source.js';
+
+/** An in-memory append-only stream of rows. */
+export class MemoryStream implements Source {
+  private readonly rows: Row[] = [];
+
+  constructor(
+    readonly schema: StructType,
+    readonly name = 'memory',
+  ) {}
+
+  get description(): string {
+    return `MemoryStream[${this.name}]`;
+  }
+
+  /** Appends rows (objects keyed by column name); returns the offset after them. */
+  addData(rows: readonly RowObject[]): number {
+    for (const [i, r] of rows.entries()) {
+      if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+        throw new InvalidOptionError(`${this.description}.addData: row ${i} is not an object keyed by column name.`);
+      }
+      this.rows.push(fromRowObject(r, this.schema));
+    }
+    return this.rows.length;
+  }
+
+  async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
+    return this.rows.length === 0 ? start : this.rows.length;
+  }
+
+  async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
+    return this.rows.slice((start as number | undefined) ?? 0, end as number);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The in-memory state of one stateful operator, split into a fixed number of partitions by key hash
+ * (DESIGN.md section 5). It records which keys changed since the last persist, so a batch writes only
+ * the partitions it touched: persisting costs what changed, not what is held.
+ */
+import type { StateStore } from './state-store.js';
+
+/** Marks a key deleted in a partition's change set. */
+export const DELETED: unique symbol = Symbol('deleted');
+
+/** The changes of one partition since the last persist: new values, or DELETED. */
+export type PartitionChanges = Map<string, unknown>;
+
+/** State of one operator, partitioned by key hash. */
+export class KeyedStateStore implements StateStore {
+  private readonly partitions: Map<string, unknown>[];
+  private changes: Map<number, PartitionChanges> = new Map();
+  private count = 0;
+
+  constructor(readonly numPartitions: number) {
+    this.partitions = Array.from({ length: numPartitions }, () => new Map());
+  }
+
+  get(key: string): unknown {
+    return this.partitions[this.partitionOf(key)].get(key);
+  }
+
+  put(key: string, value: unknown): void {
+    const p = this.partitionOf(key);
+    const partition = this.partitions[p];
+    if (!partition.has(key)) this.count++;
+    partition.set(key, value);
+    this.changesOf(p).set(key, value);
+  }
+
+  remove(key: string): void {
+    const p = this.partitionOf(key);
+    if (this.partitions[p].delete(key)) {
+      this.count--;
+      this.changesOf(p).set(key, DELETED);
+    }
+  }
+
+  *entries(): IterableIterator<[string, unknown]> {
+    for (const partition of this.partitions) yield* partition;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The entries of one partition (for snapshots). */
+  partitionEntries(p: number): IterableIterator<[string, unknown]> {
+    return this.partitions[p].entries();
+  }
+
+  /** Applies a persisted change while loading, without recording it as a new change. */
+  apply(p: number, key: string, value: unknown): void {
+    const partition = this.partitions[p];
+    if (value === DELETED) {
+      if (partition.delete(key)) this.count--;
+      return;
+    }
+    if (!partition.has(key)) this.count++;
+    partition.set(key, value);
+  }
+
+  /** Returns and clears the changes since the last call, by partition. */
+  takeChanges(): Map<number, PartitionChanges> {
+    const changes = this.changes;
+    this.changes = new Map();
+    return changes;
+  }
+
+  /** The partition of a key: FNV-1a over its UTF-16 code units; fixed forever, since state files depend on it. */
+  partitionOf(key: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) {
+      h ^= key.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    return (h >>> 0) % this.numPartitions;
+  }
+
+  private changesOf(p: number): PartitionChanges {
+    let c = this.changes.get(p);
+    if (!c) {
+      c = new Map();
+      this.changes.set(p, c);
+    }
+    return c;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Persistence of operator state in an object store (DESIGN.md section 5).
+ *
+ * Layout, all keys write-once and attempt-unique (nothing is ever overwritten):
+ *   state/<operator>/<partition>/<batchId>-<attempt>.delta      changes of one partition in one batch
+ *   state/<operator>/<partition>/<batchId>-<attempt>.snapshot   every entry of one partition
+ *   state/manifests/<batchId>-<attempt>.json                    which files make up each partition
+ * A version is a manifest: per operator and partition, the latest snapshot and the deltas after it.
+ * A partition whose delta chain reaches `snapshotInterval` gets a snapshot instead of a delta, so
+ * loading reads at most that many files per partition. The commit record names the manifest; files
+ * of attempts that never committed are unreferenced garbage and are never read.
+ *
+ * Each file is JSON lines: a header line with the format version and the SHA-256 of the body, then
+ * one `[key, value]` (put) or `[key]` (delete) per line. A file whose checksum does not match, or a
+ * missing file, is a CheckpointError naming its key: state is never silently reset.
+ */
+import { createHash } from 'node:crypto';
+import { CheckpointError } from '../errors.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
+import { DELETED, KeyedStateStore, type PartitionChanges } from './keyed-state-store.js';
+import { decodeStateValue, encodeStateValue } from './state-value.js';
+
+const FORMAT_VERSION = 1;
+
+/** The files of one partition in one version. */
+export interface PartitionFiles {
+  readonly snapshot: string | null;
+  readonly deltas: readonly string[];
+}
+
+/** A state version: the files of every partition of every stateful operator. */
+export interface StateManifest {
+  readonly formatVersion: number;
+  readonly batchId: number;
+  readonly numPartitions: number;
+  readonly operators: Readonly<Record<string, readonly PartitionFiles[]>>;
+}
+
+/** What persisting one version wrote. */
+export interface PersistResult {
+  readonly manifestKey: string;
+  readonly manifest: StateManifest;
+  readonly filesWritten: number;
+  readonly bytesWritten: number;
+}
+
+/** Loads and persists versions of operator state. */
+export class StateRepository {
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly numPartitions: number,
+    private readonly snapshotInterval: number,
+  ) {}
+
+  /** Loads the version named by `manifestKey` (an empty state when null) for operators `0..operatorCount-1`. */
+  async load(manifestKey: string | null, operatorCount: number): Promise<{ manifest: StateManifest; stores: KeyedStateStore[] }> {
+    const manifest = manifestKey ? await this.readManifest(manifestKey) : this.emptyManifest(operatorCount);
+    const stores = await Promise.all(
+      Array.from({ length: operatorCount }, (_, op) => this.loadOperator(manifest, op)),
+    );
+    return { manifest, stores };
+  }
+
+  /** Writes the changes of every store as version `batchId` and returns the new manifest's key. */
+  async persist(
+    batchId: number,
+    attemptId: string,
+    previous: StateManifest,
+    stores: readonly KeyedStateStore[],
+  ): Promise<PersistResult> {
+    let filesWritten = 0;
+    let bytesWritten = 0;
+    const operators: Record<string, PartitionFiles[]> = {};
+    await Promise.all(
+      stores.map(async (store, op) => {
+        const files = [...(previous.operators[op] ?? this.emptyPartitions())];
+        await Promise.all(
+          [...store.takeChanges()].map(async ([p, changes]) => {
+            const written = await this.writePartition(op, p, batchId, attemptId, files[p], store, changes);
+            files[p] = written.files;
+            filesWritten++;
+            bytesWritten += written.bytes;
+          }),
+        );
+        operators[op] = files;
+      }),
+    );
+    const manifest: StateManifest = { formatVersion: FORMAT_VERSION, batchId, numPartitions: this.numPartitions, operators };
+    const manifestKey = `state/manifests/${String(batchId).padStart(20, '0')}-${attemptId}.json`;
+    const bytes = Buffer.from(JSON.stringify(manifest));
+    await this.store.put(manifestKey, bytes);
+    return { manifestKey, manifest, filesWritten: filesWritten + 1, bytesWritten: bytesWritten + bytes.length };
+  }
+
+  private async writePartition(
+    op: number,
+    p: number,
+    batchId: number,
+    attemptId: string,
+    current: PartitionFiles,
+    store: KeyedStateStore,
+    changes: PartitionChanges,
+  ): Promise<{ files: PartitionFiles; bytes: number }> {
+    const snapshot = current.deltas.length + 1 >= this.snapshotInterval;
+    const kind = snapshot ? 'snapshot' : 'delta';
+    const key = `state/${op}/${p}/${String(batchId).padStart(20, '0')}-${attemptId}.${kind}`;
+    const lines: string[] = [];
+    const entries = snapshot ? store.partitionEntries(p) : changes.entries();
+    for (const [k, v] of entries) {
+      lines.push(JSON.stringify(v === DELETED ? [k] : [k, encodeStateValue(v)]));
+    }
+    const bytes = encodeFile(kind, lines);
+    await this.store.put(key, bytes);
+    const files = snapshot ? { snapshot: key, deltas: [] } : { snapshot: current.snapshot, deltas: [...current.deltas, key] };
+    return { files, bytes: bytes.length };
+  }
+
+  private async loadOperator(manifest: StateManifest, op: number): Promise<KeyedStateStore> {
+    const store = new KeyedStateStore(this.numPartitions);
+    const partitions = manifest.operators[op] ?? this.emptyPartitions();
+    const contents = await Promise.all(
+      partitions.map((files) => Promise.all([files.snapshot, ...files.deltas].filter((k): k is string => k !== null).map((k) => this.readFile(k)))),
+    );
+    contents.forEach((files, p) => {
+      for (const entries of files) {
+        for (const [key, value] of entries) store.apply(p, key, value);
+      }
+    });
+    store.takeChanges();
+    return store;
+  }
+
+  private async readManifest(key: string): Promise<StateManifest> {
+    const bytes = await this.required(key);
+    let manifest: StateManifest;
+    try {
+      manifest = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    } catch (e) {
+      throw corrupt(this.store, key, 'not valid JSON', e);
+    }
+    if (manifest.formatVersion !== FORMAT_VERSION) throw corrupt(this.store, key, `unknown format version ${manifest.formatVersion}`);
+    if (manifest.numPartitions !== this.numPartitions) {
+      throw new CheckpointError(
+        `State manifest ${this.store.location}/${key} has ${manifest.numPartitions} partitions but the query uses ${this.numPartitions}; the partition count is fixed when a checkpoint is created.`,
+      );
+    }
+    return manifest;
+  }
+
+  private async readFile(key: string): Promise<[string, unknown][]> {
+    const text = Buffer.from(await this.required(key)).toString('utf8');
+    const newline = text.indexOf('\n');
+    const headerText = newline < 0 ? text : text.slice(0, newline);
+    const body = newline < 0 ? '' : text.slice(newline + 1);
+    let header: { formatVersion?: number; sha256?: string };
+    try {
+      header = JSON.parse(headerText);
+    } catch (e) {
+      throw corrupt(this.store, key, 'unreadable header', e);
+    }
+    if (header.formatVersion !== FORMAT_VERSION) throw corrupt(this.store, key, `unknown format version ${header.formatVersion}`);
+    if (header.sha256 !== sha256(body)) throw corrupt(this.store, key, 'checksum mismatch');
+    if (body === '') return [];
+    return body.split('\n').map((line) => {
+      const entry = JSON.parse(line) as [string, unknown?];
+      return [entry[0], entry.length === 1 ? DELETED : decodeStateValue(entry[1])];
+    });
+  }
+
+  private async required(key: string): Promise<Uint8Array> {
+    const bytes = await this.store.get(key);
+    if (bytes === undefined) {
+      throw new CheckpointError(
+        `State file ${this.store.location}/${key} is missing; the checkpoint is damaged. Restore the file or start the query on a new checkpoint.`,
+      );
+    }
+    return bytes;
+  }
+
+  private emptyManifest(operatorCount: number): StateManifest {
+    const operators: Record<string, PartitionFiles[]> = {};
+    for (let op = 0; op < operatorCount; op++) operators[op] = this.emptyPartitions();
+    return { formatVersion: FORMAT_VERSION, batchId: -1, numPartitions: this.numPartitions, operators };
+  }
+
+  private emptyPartitions(): PartitionFiles[] {
+    return Array.from({ length: this.numPartitions }, () => ({ snapshot: null, deltas: [] }));
+  }
+}
+
+function encodeFile(kind: string, lines: string[]): Uint8Array {
+  const body = lines.join('\n');
+  const header = JSON.stringify({ formatVersion: FORMAT_VERSION, kind, sha256: sha256(body) });
+  return Buffer.from(`${header}\n${body}`);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function corrupt(store: ObjectStore, key: string, problem: string, cause?: unknown): CheckpointError {
+  return new CheckpointError(
+    `State file ${store.location}/${key} is corrupt (${problem}). Restore it from a backup or start the query on a new checkpoint.`,
+    { cause },
+  );
+}

@@ -1,0 +1,306 @@
+/**
+ * MicroBatchExecution: runs a streaming query as a series of micro-batches over a checkpoint,
+ * following the commit protocol of DESIGN.md section 3. One call of `runNextBatch` is one attempt of
+ * batch N = last committed + 1:
+ *
+ *   1. lease    read the head: the last committed batch, its state manifest and the next watermark.
+ *               (The local backend has one writer per checkpoint; the commit's create-if-absent
+ *               still detects a second one.)
+ *   2. plan     reuse the intent of batch N if a crashed attempt wrote one; otherwise ask the
+ *               sources for their latest offsets and write the intent (create-if-absent). The intent
+ *               fixes N's offsets, processing time and watermark forever.
+ *   3. load     state at version N-1: the in-memory copy when it is that version, else from files.
+ *   4. run      read exactly the intent's offset ranges and execute the plan.
+ *   5. persist  write changed state partitions and a manifest under attempt-unique keys.
+ *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
+ *   7. commit   create commit#N (create-if-absent). Only now does batch N exist.
+ *   8. report   build the progress record.
+ *
+ * A crash anywhere before 7 leaves commit#N absent, so the next attempt re-runs N from the same
+ * intent and the same state version; a crash after 7 never re-runs N.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  type CheckpointStore,
+  type CommitRecord,
+  type OffsetIntent,
+} from '../checkpoint/checkpoint-store.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
+import { CheckpointError } from '../errors.js';
+import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
+import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
+import { allNodes, type LogicalPlan, type Relation, type StreamingRelation } from '../plan/logical-plan.js';
+import { type OutputMode, type Sink } from '../sinks/sink.js';
+import { sameOffset, type Source } from '../sources/source.js';
+import type { KeyedStateStore } from '../state/keyed-state-store.js';
+import { type StateManifest, StateRepository } from '../state/state-repository.js';
+import type { Row } from '../types/row.js';
+import { planFingerprint } from './plan-fingerprint.js';
+import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
+
+/** The protocol steps, in order; `afterStep` observes each. */
+export type BatchStep = 'lease' | 'plan' | 'load' | 'run' | 'persist' | 'sink' | 'commit';
+
+/** What a micro-batch execution needs. */
+export interface MicroBatchExecutionOptions {
+  readonly plan: LogicalPlan;
+  readonly outputMode: OutputMode;
+  readonly sink: Sink;
+  readonly checkpoint: CheckpointStore;
+  /** Where state files go (the checkpoint directory for the local backend). */
+  readonly stateObjects: ObjectStore;
+  /** Metadata directory for source `i`, when the checkpoint is local. */
+  readonly sourceMetadataPath?: (sourceIndex: number) => string;
+  readonly numStatePartitions: number;
+  readonly snapshotInterval: number;
+  readonly queryName?: string;
+  /** Called after each protocol step; an error thrown here aborts the batch exactly like a crash there. */
+  readonly afterStep?: (step: BatchStep, batchId: number) => void;
+  /** Processing time source (ms since epoch). */
+  readonly clock?: () => number;
+}
+
+interface CachedState {
+  readonly manifestKey: string | null;
+  readonly manifest: StateManifest;
+  readonly stores: KeyedStateStore[];
+}
+
+/** Runs the micro-batches of one query run. */
+export class MicroBatchExecution {
+  readonly queryId: string;
+  readonly runId = randomUUID();
+  private readonly physical: PhysicalPlan;
+  private readonly streamingRelations: StreamingRelation[];
+  private readonly relations: Relation[];
+  private readonly sources: Source[];
+  private readonly repository: StateRepository;
+  private readonly clock: () => number;
+  private cache: CachedState | undefined;
+
+  private constructor(
+    private readonly options: MicroBatchExecutionOptions,
+    queryId: string,
+  ) {
+    this.queryId = queryId;
+    this.physical = planPhysical(options.plan, true);
+    const nodes = allNodes(options.plan);
+    this.streamingRelations = nodes.filter((n): n is StreamingRelation => n.kind === 'streamingRelation');
+    this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
+    this.sources = this.streamingRelations.map((r, i) => r.source({ metadataPath: options.sourceMetadataPath?.(i) }));
+    this.repository = new StateRepository(options.stateObjects, options.numStatePartitions, options.snapshotInterval);
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Opens the checkpoint (creating it on first start) and checks that it belongs to this query. */
+  static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
+    const fingerprint = planFingerprint(planPhysical(options.plan, true), options.numStatePartitions);
+    let metadata = await options.checkpoint.getMetadata();
+    if (!metadata) {
+      await options.checkpoint.createMetadata({
+        formatVersion: CHECKPOINT_FORMAT_VERSION,
+        queryId: randomUUID(),
+        planFingerprint: fingerprint,
+        numStatePartitions: options.numStatePartitions,
+      });
+      metadata = (await options.checkpoint.getMetadata())!;
+    }
+    if (metadata.planFingerprint !== fingerprint) {
+      throw new CheckpointError(
+        `The query's stateful operators changed since checkpoint ${options.checkpoint.location} was created: ` +
+          `it holds state for [${metadata.planFingerprint}], the query now has [${fingerprint}]. ` +
+          'Start the changed query on a new checkpointLocation.',
+      );
+    }
+    return new MicroBatchExecution({ ...options, numStatePartitions: metadata.numStatePartitions }, metadata.queryId);
+  }
+
+  /** Runs the next batch; returns its progress, or undefined when there was nothing to do. */
+  async runNextBatch(): Promise<StreamingQueryProgress | undefined> {
+    const durations: DurationBreakdown = { lease: 0, plan: 0, load: 0, run: 0, persist: 0, sink: 0, commit: 0, triggerExecution: 0 };
+    const started = this.clock();
+    let batchId = -1;
+    const step = async <T>(name: BatchStep, work: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      const result = await work();
+      durations[name] = Math.round(performance.now() - t0);
+      this.options.afterStep?.(name, batchId);
+      return result;
+    };
+    try {
+      const head = await step('lease', () => this.options.checkpoint.latestCommit());
+      batchId = head ? head.batchId + 1 : 0;
+      const intent = await step('plan', () => this.planBatch(batchId, head));
+      if (!intent) return undefined;
+      const { state, warm } = await step('load', () => this.loadState(head));
+      const result = await step('run', () => this.executeBatch(intent, state));
+      const persisted = await step('persist', () => this.persistState(batchId, state));
+      await step('sink', () => this.options.sink.addBatch(batchId, result.output, this.options.plan.schema, this.options.outputMode));
+      const commit = this.commitRecord(intent, head, result.eventTimeMax, persisted.manifestKey);
+      await step('commit', () => this.commitBatch(commit, intent));
+      this.cache = state ? { manifestKey: persisted.manifestKey, manifest: persisted.manifest!, stores: state.stores } : undefined;
+      durations.triggerExecution = this.clock() - started;
+      return this.progress(intent, result, durations, started, state ? (warm ? 'warm' : 'cold') : 'none', persisted.bytes);
+    } catch (e) {
+      this.cache = undefined; // the in-memory state may hold this failed attempt's changes
+      throw e;
+    }
+  }
+
+  /** True when the last committed batch advanced the watermark, so a batch without new data could still close windows. */
+  private needsNoDataBatch(head: CommitRecord | undefined, previous: OffsetIntent | undefined): boolean {
+    if (this.physical.statefulOperators.length === 0 || !head || head.nextWatermarkMicros === null) return false;
+    return head.nextWatermarkMicros !== (previous?.watermarkMicros ?? null);
+  }
+
+  /** Step 2: the intent of batch N, reused if it exists, else planned from the sources and written. */
+  private async planBatch(batchId: number, head: CommitRecord | undefined): Promise<OffsetIntent | undefined> {
+    const existing = await this.options.checkpoint.getIntent(batchId);
+    if (existing) return existing;
+    const previous = head ? await this.options.checkpoint.getIntent(head.batchId) : undefined;
+    if (head && !previous) {
+      throw new CheckpointError(
+        `Checkpoint ${this.options.checkpoint.location} has commit ${head.batchId} but not its offsets; the checkpoint is damaged.`,
+      );
+    }
+    const start = this.sources.map((_, i) => previous?.end[i] ?? null);
+    const end = await Promise.all(this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined)));
+    const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
+    if (!hasData && !this.needsNoDataBatch(head, previous)) return undefined;
+    const intent: OffsetIntent = {
+      formatVersion: CHECKPOINT_FORMAT_VERSION,
+      batchId,
+      start,
+      end: end.map((e) => e ?? null),
+      batchTimestampMs: this.clock(),
+      watermarkMicros: head?.nextWatermarkMicros ?? null,
+    };
+    const created = await this.options.checkpoint.putIntent(intent);
+    return created === 'created' ? intent : (await this.options.checkpoint.getIntent(batchId))!;
+  }
+
+  /** Step 3: state at the head's version, from memory when the cache holds exactly that version. */
+  private async loadState(head: CommitRecord | undefined): Promise<{ state: CachedState | undefined; warm: boolean }> {
+    const operatorCount = this.physical.statefulOperators.length;
+    if (operatorCount === 0) return { state: undefined, warm: false };
+    const manifestKey = head?.stateManifest ?? null;
+    if (this.cache && this.cache.manifestKey === manifestKey) return { state: this.cache, warm: true };
+    const loaded = await this.repository.load(manifestKey, operatorCount);
+    return { state: { manifestKey, ...loaded }, warm: false };
+  }
+
+  /** Step 4: reads the intent's ranges and runs the plan. */
+  private async executeBatch(intent: OffsetIntent, state: CachedState | undefined) {
+    const inputs = new Map<number, Row[]>();
+    const sourceRows = await Promise.all(
+      this.sources.map((s, i) =>
+        sameOffset(intent.start[i], intent.end[i]) ? Promise.resolve([]) : s.getBatch(intent.start[i] ?? undefined, intent.end[i]),
+      ),
+    );
+    this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceRows[i]));
+    for (const r of this.relations) inputs.set(r.id, await r.scan());
+    const counters: BatchCounters = {};
+    const eventTimeMax = new Map<number, number>();
+    const ctx: ExecutionContext = {
+      inputs,
+      counters,
+      streaming: {
+        batchId: intent.batchId,
+        watermarkMicros: intent.watermarkMicros ?? undefined,
+        outputMode: this.options.outputMode,
+        stateStore: (op) => state!.stores[op],
+        eventTimeMax,
+      },
+    };
+    const output = this.physical.root.execute(ctx);
+    return { output, counters, eventTimeMax, sourceRows: sourceRows.map((r) => r.length) };
+  }
+
+  /** Step 5: writes this version's changed partitions. */
+  private async persistState(batchId: number, state: CachedState | undefined) {
+    if (!state) return { manifestKey: null, manifest: undefined, bytes: 0 };
+    const result = await this.repository.persist(batchId, randomUUID().slice(0, 8), state.manifest, state.stores);
+    return { manifestKey: result.manifestKey, manifest: result.manifest, bytes: result.bytesWritten };
+  }
+
+  /** The commit record: state version, event-time maxima so far, and the watermark for batch N+1. */
+  private commitRecord(
+    intent: OffsetIntent,
+    head: CommitRecord | undefined,
+    batchMax: Map<number, number>,
+    stateManifest: string | null,
+  ): CommitRecord {
+    const eventTimeMax: Record<string, number> = { ...(head?.eventTimeMax ?? {}) };
+    for (const [id, t] of batchMax) eventTimeMax[id] = Math.max(eventTimeMax[id] ?? -Infinity, t);
+    const candidates = this.physical.watermarks
+      .filter((w) => eventTimeMax[w.watermarkId] !== undefined)
+      .map((w) => eventTimeMax[w.watermarkId] - w.delayMicros);
+    const current = intent.watermarkMicros;
+    // The global watermark is the minimum over the watermarked inputs that have seen data, and never moves back.
+    const proposed = candidates.length > 0 ? Math.min(...candidates) : null;
+    const nextWatermarkMicros = proposed === null ? current : Math.max(proposed, current ?? -Infinity);
+    return { formatVersion: CHECKPOINT_FORMAT_VERSION, batchId: intent.batchId, stateManifest, eventTimeMax, nextWatermarkMicros };
+  }
+
+  /** Step 7: the commit; losing the race to another writer is an error for the local backend's single-writer model. */
+  private async commitBatch(commit: CommitRecord, intent: OffsetIntent): Promise<void> {
+    const result = await this.options.checkpoint.putCommit(commit);
+    if (result === 'exists') {
+      throw new CheckpointError(
+        `Batch ${commit.batchId} was committed by another run of this query on checkpoint ${this.options.checkpoint.location}; ` +
+          'two queries must not share a checkpoint. This run stops without committing.',
+      );
+    }
+    await Promise.all(this.sources.map((s, i) => s.commit?.(intent.end[i])));
+  }
+
+  private progress(
+    intent: OffsetIntent,
+    result: { counters: BatchCounters; eventTimeMax: Map<number, number>; sourceRows: number[]; output: Row[] },
+    durations: DurationBreakdown,
+    started: number,
+    stateLoad: 'warm' | 'cold' | 'none',
+    stateBytesWritten: number,
+  ): StreamingQueryProgress {
+    const numInputRows = result.sourceRows.reduce((a, b) => a + b, 0);
+    const seconds = Math.max(durations.triggerExecution, 1) / 1000;
+    const c = result.counters;
+    const maxes = [...result.eventTimeMax.values()];
+    return {
+      id: this.queryId,
+      runId: this.runId,
+      name: this.options.queryName ?? null,
+      timestamp: new Date(started).toISOString(),
+      batchId: intent.batchId,
+      numInputRows,
+      inputRowsPerSecond: numInputRows / seconds,
+      processedRowsPerSecond: numInputRows / seconds,
+      durationMs: durations,
+      eventTime: { watermark: eventTimeText(intent.watermarkMicros), max: eventTimeText(maxes.length ? Math.max(...maxes) : null) },
+      stateOperators: this.physical.statefulOperators.map((op) => ({
+        operatorId: op.operatorId,
+        numRowsTotal: c.stateRowsTotal ?? 0,
+        numRowsUpdated: c.stateRowsUpdated ?? 0,
+        numRowsRemoved: c.stateRowsRemoved ?? 0,
+      })),
+      stateLoad,
+      stateBytesWritten,
+      lateRowsDropped: c.lateRowsDropped ?? 0,
+      malformedRecordsDropped: c.malformedRecords ?? 0,
+      sources: this.sources.map((s, i) => ({
+        description: s.description,
+        startOffset: intent.start[i],
+        endOffset: intent.end[i],
+        numInputRows: result.sourceRows[i],
+      })),
+      sink: { description: this.options.sink.description, numOutputRows: result.output.length },
+    };
+  }
+
+  /** Releases the sources. */
+  async stop(): Promise<void> {
+    await Promise.all(this.sources.map((s) => s.stop?.()));
+  }
+}
+

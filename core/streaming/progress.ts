@@ -1,0 +1,79 @@
+/**
+ * The progress record of one micro-batch, after Spark's StreamingQueryProgress (DESIGN.md section 6),
+ * and its one-line rendering for local runs.
+ */
+import { formatTimestamp } from '../types/timestamp-text.js';
+
+/** Time spent in each step of the commit protocol, in milliseconds. */
+export interface DurationBreakdown {
+  lease: number;
+  plan: number;
+  load: number;
+  run: number;
+  persist: number;
+  sink: number;
+  commit: number;
+  triggerExecution: number;
+}
+
+/** Progress of one source in one batch. */
+export interface SourceProgress {
+  readonly description: string;
+  readonly startOffset: unknown;
+  readonly endOffset: unknown;
+  readonly numInputRows: number;
+}
+
+/** Progress of one stateful operator in one batch. */
+export interface StateOperatorProgress {
+  readonly operatorId: number;
+  readonly numRowsTotal: number;
+  readonly numRowsUpdated: number;
+  readonly numRowsRemoved: number;
+}
+
+/** Everything a batch reports. */
+export interface StreamingQueryProgress {
+  readonly id: string;
+  readonly runId: string;
+  readonly name: string | null;
+  /** When the batch started (ISO 8601). */
+  readonly timestamp: string;
+  readonly batchId: number;
+  readonly numInputRows: number;
+  readonly inputRowsPerSecond: number;
+  readonly processedRowsPerSecond: number;
+  readonly durationMs: DurationBreakdown;
+  /** The watermark in force for this batch and the max event time seen, as timestamps (UTC). */
+  readonly eventTime: { readonly watermark?: string; readonly max?: string };
+  readonly stateOperators: readonly StateOperatorProgress[];
+  /** 'warm': state reused from memory; 'cold': loaded from the checkpoint; 'none': stateless query. */
+  readonly stateLoad: 'warm' | 'cold' | 'none';
+  /** Bytes of state files written this batch. */
+  readonly stateBytesWritten: number;
+  readonly lateRowsDropped: number;
+  readonly malformedRecordsDropped: number;
+  readonly sources: readonly SourceProgress[];
+  readonly sink: { readonly description: string; readonly numOutputRows: number };
+}
+
+/** A readable one-line summary of a batch. */
+export function progressLine(p: StreamingQueryProgress): string {
+  const parts = [
+    `batch ${p.batchId}`,
+    `${p.numInputRows} rows in`,
+    `${p.sink.numOutputRows} out`,
+    `${Math.round(p.processedRowsPerSecond)} rows/s`,
+    `${p.durationMs.triggerExecution} ms`,
+    `watermark ${p.eventTime.watermark ?? '-'}`,
+    `state ${p.stateOperators.reduce((n, s) => n + s.numRowsTotal, 0)} keys (${p.stateLoad})`,
+  ];
+  if (p.lateRowsDropped > 0) parts.push(`${p.lateRowsDropped} late dropped`);
+  if (p.malformedRecordsDropped > 0) parts.push(`${p.malformedRecordsDropped} malformed dropped`);
+  return parts.join(' | ');
+}
+
+/** Formats an event time for progress, or undefined. */
+export function eventTimeText(micros: number | null | undefined): string | undefined {
+  return micros === null || micros === undefined ? undefined : formatTimestamp(micros);
+}
