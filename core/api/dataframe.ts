@@ -128,7 +128,9 @@ export class DataFrame {
 
   /** Groups rows by keys for `agg` (keys may include `window(...)`). */
   groupBy(...columns: (Column | string)[]): GroupedData {
-    return new GroupedData(this, columns.map(columnOrName));
+    const keys = columns.map(columnOrName);
+    build.aggregate(this.plan, keys, []); // fail now on unknown keys, as Spark's groupBy does
+    return new GroupedData(this, keys);
   }
 
   /** Aggregates the whole DataFrame as one group. */

@@ -4,8 +4,8 @@
 import { bindExpression } from '../expr/binder.js';
 import type { Evaluator } from '../expr/bound-expression.js';
 import { DropRow } from '../expr/drop-row.js';
-import { schemaScope } from '../expr/scope.js';
 import type { Filter } from '../plan/logical-plan.js';
+import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
@@ -18,7 +18,7 @@ export class FilterExec implements PhysicalOperator {
     node: Filter,
     private readonly input: PhysicalOperator,
   ) {
-    this.condition = bindExpression(node.condition, schemaScope(node.input.schema)).eval;
+    this.condition = bindExpression(node.condition, planScope(node.input)).eval;
   }
 
   execute(ctx: ExecutionContext): Row[] {

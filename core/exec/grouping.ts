@@ -7,9 +7,10 @@ import { bindAggregate, type BoundAggregate } from '../expr/aggregate-functions.
 import { bindExpression } from '../expr/binder.js';
 import type { Evaluator } from '../expr/bound-expression.js';
 import type { Expression, TimeWindowExpression } from '../expr/expression.js';
-import { schemaScope, type Scope } from '../expr/scope.js';
+import type { Scope } from '../expr/scope.js';
 import { isTumbling, windowsContaining } from '../expr/time-window.js';
 import type { Aggregate } from '../plan/logical-plan.js';
+import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 
 /** A group: its key values and one accumulator per aggregate. Stored as is in the state store. */
@@ -28,7 +29,7 @@ export class Grouping {
   private readonly inputs: readonly Evaluator[];
 
   constructor(node: Aggregate) {
-    const scope = schemaScope(node.input.schema);
+    const scope = planScope(node.input);
     this.keys = node.groupBy.map((e) => bindKey(e, scope));
     this.singleValued = this.keys.every((k) => 'single' in k);
     this.aggregates = node.aggregates.map((e) => bindAggregate(unalias(e) as Extract<Expression, { kind: 'aggregate' }>, scope));

@@ -5,8 +5,8 @@
 import { bindExpression } from '../expr/binder.js';
 import type { Evaluator } from '../expr/bound-expression.js';
 import { DropRow } from '../expr/drop-row.js';
-import { schemaScope } from '../expr/scope.js';
 import { generatorOf, type Project } from '../plan/logical-plan.js';
+import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
@@ -20,7 +20,7 @@ export class ProjectExec implements PhysicalOperator {
     node: Project,
     private readonly input: PhysicalOperator,
   ) {
-    const scope = schemaScope(node.input.schema);
+    const scope = planScope(node.input);
     const explode = generatorOf(node);
     this.evals = node.exprs.map((e, i) => (i === node.generatorIndex ? () => null : bindExpression(e, scope).eval));
     if (explode && node.generatorIndex !== undefined) {

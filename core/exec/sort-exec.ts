@@ -2,9 +2,9 @@
  * Sort: a stable sort by the order keys, with explicit null placement per key.
  */
 import { bindExpression } from '../expr/binder.js';
-import { schemaScope } from '../expr/scope.js';
 import { comparatorFor } from '../expr/ordering.js';
 import type { Sort } from '../plan/logical-plan.js';
+import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
@@ -17,7 +17,7 @@ export class SortExec implements PhysicalOperator {
     node: Sort,
     private readonly input: PhysicalOperator,
   ) {
-    const scope = schemaScope(node.input.schema);
+    const scope = planScope(node.input);
     const keys = node.orders.map((o) => {
       const bound = bindExpression(o.expr, scope);
       return { eval: bound.eval, compare: comparatorFor(bound.dataType), sign: o.ascending ? 1 : -1, nullsFirst: o.nullsFirst };

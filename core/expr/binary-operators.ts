@@ -156,7 +156,7 @@ function bindDivide(l: BoundExpression, r: BoundExpression): BoundExpression {
 }
 
 /** The type both sides of a comparison are brought to, following Spark's implicit casts. */
-function comparisonType(op: string, l: DataType, r: DataType): DataType {
+export function comparisonType(op: string, l: DataType, r: DataType): DataType {
   if (l.kind === 'null') return r;
   if (r.kind === 'null') return l;
   if (isNumeric(l) && isNumeric(r)) return widerNumeric(l, r);

@@ -5,16 +5,11 @@
  */
 import { AnalysisError } from '../errors.js';
 import { builtinFunctions } from '../functions/builtin-functions.js';
-import {
-  BooleanType,
-  type DataType,
-  NullType,
-  type StructType,
-  typeName,
-} from '../types/data-types.js';
+import { BooleanType, type DataType, type StructType, typeName } from '../types/data-types.js';
 import { bindBinary, coerce } from './binary-operators.js';
 import type { BoundExpression, Evaluator } from './bound-expression.js';
 import { castFunction } from './cast.js';
+import { commonType } from './common-type.js';
 import type { CaseWhenExpression, ColumnRef, Expression } from './expression.js';
 import { expressionName } from './expression-name.js';
 import type { Scope } from './scope.js';
@@ -132,29 +127,9 @@ function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
   };
 }
 
-/** The type that every one of `types` can be cast to without loss, as CASE WHEN and coalesce need. */
-export function commonType(types: readonly DataType[], what: string): DataType {
-  const known = types.filter((t) => t.kind !== 'null');
-  if (known.length === 0) return NullType;
-  let result = known[0];
-  for (const t of known.slice(1)) {
-    if (result.kind === t.kind) continue;
-    const numeric = ['int', 'long', 'double'];
-    if (numeric.includes(result.kind) && numeric.includes(t.kind)) {
-      result = numeric.indexOf(t.kind) > numeric.indexOf(result.kind) ? t : result;
-    } else if (result.kind === 'string' || t.kind === 'string') {
-      result = result.kind === 'string' ? result : t;
-    } else {
-      throw new AnalysisError(
-        `${what} mixes incompatible types ${typeName(result)} and ${typeName(t)}; cast them to one type.`,
-      );
-    }
-  }
-  return result;
-}
-
 function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): BoundExpression {
-  const binder = builtinFunctions[e.name];
+  // Own properties only: a call named 'constructor' must not find Object.prototype's.
+  const binder = Object.hasOwn(builtinFunctions, e.name) ? builtinFunctions[e.name] : undefined;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
   return binder(e.args.map((a) => bindExpression(a, scope)), e);
 }

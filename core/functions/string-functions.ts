@@ -1,30 +1,88 @@
 /**
- * String functions: lower, upper, concat, substring, length, split, trim, regexp_extract.
- * Null in gives null out, except where noted.
+ * String functions: lower, upper, length, concat, substring, split, trim, ltrim, rtrim,
+ * regexp_extract. A null argument gives null.
+ *
+ * As in Spark: positions and lengths count characters (code points), not UTF-16 units; numbers,
+ * booleans, dates and timestamps passed where a string is expected are read as their text;
+ * patterns are Java regular expressions, run by the JS engine, whose syntax is the same for
+ * everything but rarities (possessive quantifiers, `\p{Alpha}`-style classes).
  */
 import { Column, columnOrName } from '../api/column.js';
+import { toLiteral } from '../api/literal.js';
 import { AnalysisError } from '../errors.js';
 import type { BoundExpression } from '../expr/bound-expression.js';
-import { IntegerType, StringType, typeName } from '../types/data-types.js';
+import type { Expression, FunctionCall } from '../expr/expression.js';
+import { ArrayOf, IntegerType, StringType } from '../types/data-types.js';
+import { argumentAs, constantInteger, constantString, requireArity } from './function-arguments.js';
 import { type FunctionTable, nullIntolerant } from './function-registry.js';
 
 /** Lower-cases a string column. */
 export function lower(c: Column | string): Column {
-  return call('lower', c);
+  return call('lower', [columnOrName(c)]);
 }
 
 /** Upper-cases a string column. */
 export function upper(c: Column | string): Column {
-  return call('upper', c);
+  return call('upper', [columnOrName(c)]);
 }
 
-/** The number of characters in a string. */
+/** The number of characters in a string, an int. */
 export function length(c: Column | string): Column {
-  return call('length', c);
+  return call('length', [columnOrName(c)]);
 }
 
-function call(name: string, ...args: (Column | string)[]): Column {
-  return new Column({ kind: 'call', name, args: args.map(columnOrName) });
+/** Concatenates strings; null when any of them is null (wrap one in `coalesce(c, lit(''))` to read null as empty). */
+export function concat(...columns: (Column | string)[]): Column {
+  return call('concat', columns.map(columnOrName));
+}
+
+/**
+ * The `len` characters starting at 1-based position `pos`; a negative `pos` counts from the end
+ * (`-1` is the last character) and 0 means the start. Out-of-range parts give an empty string.
+ */
+export function substring(str: Column | string, pos: number, len: number): Column {
+  return call('substring', [columnOrName(str), toLiteral(pos), toLiteral(len)]);
+}
+
+/**
+ * Splits a string around matches of the regular expression `pattern` into `array<string>`.
+ * With `limit > 0` the array has at most `limit` entries, the last holding the rest of the
+ * string; otherwise every match splits. Trailing empty strings are kept.
+ */
+export function split(str: Column | string, pattern: string, limit = -1): Column {
+  return call('split', [columnOrName(str), toLiteral(pattern), toLiteral(limit)]);
+}
+
+/** Removes leading and trailing spaces (or the characters of `trimString`). */
+export function trim(c: Column | string, trimString?: string): Column {
+  return trimCall('trim', c, trimString);
+}
+
+/** Removes leading spaces (or the characters of `trimString`). */
+export function ltrim(c: Column | string, trimString?: string): Column {
+  return trimCall('ltrim', c, trimString);
+}
+
+/** Removes trailing spaces (or the characters of `trimString`). */
+export function rtrim(c: Column | string, trimString?: string): Column {
+  return trimCall('rtrim', c, trimString);
+}
+
+/**
+ * Group `idx` of the first match of the regular expression `pattern` (0 is the whole match);
+ * an empty string when nothing matches or the group did not take part in the match.
+ */
+export function regexp_extract(str: Column | string, pattern: string, idx: number): Column {
+  return call('regexp_extract', [columnOrName(str), toLiteral(pattern), toLiteral(idx)]);
+}
+
+function call(name: string, args: Expression[]): Column {
+  return new Column({ kind: 'call', name, args });
+}
+
+function trimCall(name: string, c: Column | string, trimString: string | undefined): Column {
+  const args = [columnOrName(c)];
+  return call(name, trimString === undefined ? args : [...args, toLiteral(trimString)]);
 }
 
 /** Binders of the string functions. */
@@ -32,19 +90,167 @@ export const stringFunctions: FunctionTable = {
   lower: (args) => stringToString('lower', args, (s) => s.toLowerCase()),
   upper: (args) => stringToString('upper', args, (s) => s.toUpperCase()),
   length: (args) => {
-    requireString('length', args[0]);
-    return { dataType: IntegerType, nullable: args[0].nullable, eval: nullIntolerant(args, (s) => [...(s as string)].length) };
+    requireArity('length', args, 1);
+    const str = argumentAs('length', args, 0, StringType);
+    return {
+      dataType: IntegerType,
+      nullable: str.nullable,
+      eval: nullIntolerant([str], (s) => [...(s as string)].length),
+    };
   },
+  concat: (args) => {
+    const strings = args.map((_, i) => argumentAs('concat', args, i, StringType));
+    return {
+      dataType: StringType,
+      nullable: strings.some((s) => s.nullable),
+      eval: nullIntolerant(strings, (...values) => values.join('')),
+    };
+  },
+  substring: bindSubstring,
+  split: bindSplit,
+  trim: (args, call) => bindTrim('trim', args, call),
+  ltrim: (args, call) => bindTrim('ltrim', args, call),
+  rtrim: (args, call) => bindTrim('rtrim', args, call),
+  regexp_extract: bindRegexpExtract,
 };
 
-function stringToString(name: string, args: readonly BoundExpression[], fn: (s: string) => string): BoundExpression {
-  requireString(name, args[0]);
-  return { dataType: StringType, nullable: args[0].nullable, eval: nullIntolerant(args, (s) => fn(s as string)) };
+function stringToString(
+  name: string,
+  args: readonly BoundExpression[],
+  fn: (s: string) => string,
+): BoundExpression {
+  requireArity(name, args, 1);
+  const str = argumentAs(name, args, 0, StringType);
+  return {
+    dataType: StringType,
+    nullable: str.nullable,
+    eval: nullIntolerant([str], (s) => fn(s as string)),
+  };
 }
 
-function requireString(name: string, arg: BoundExpression | undefined): void {
-  if (!arg || (arg.dataType.kind !== 'string' && arg.dataType.kind !== 'null')) {
-    throw new AnalysisError(`${name}() needs a string argument, got ${arg ? typeName(arg.dataType) : 'none'}.`);
+function bindSubstring(args: readonly BoundExpression[]): BoundExpression {
+  requireArity('substring', args, 3);
+  const operands = [
+    argumentAs('substring', args, 0, StringType),
+    argumentAs('substring', args, 1, IntegerType),
+    argumentAs('substring', args, 2, IntegerType),
+  ];
+  return {
+    dataType: StringType,
+    nullable: operands.some((o) => o.nullable),
+    eval: nullIntolerant(operands, (s, pos, len) =>
+      substringSql(s as string, pos as number, len as number),
+    ),
+  };
+}
+
+/** Spark's `UTF8String.substringSQL`: 1-based, negative from the end, 0 as 1, clamped to the string. */
+function substringSql(s: string, pos: number, len: number): string {
+  const chars = Array.from(s);
+  const start = pos > 0 ? pos - 1 : pos < 0 ? chars.length + pos : 0;
+  const end = start + len;
+  const from = Math.max(start, 0);
+  return from >= end ? '' : chars.slice(from, end).join('');
+}
+
+function bindSplit(args: readonly BoundExpression[], call: FunctionCall): BoundExpression {
+  requireArity('split', args, 2, 3);
+  const str = argumentAs('split', args, 0, StringType);
+  const pattern = constantString('split', call, 1, 'pattern');
+  const limit = args.length === 3 ? constantInteger('split', call, 2, 'limit') : -1;
+  const regex = compileRegex('split', pattern, 'g');
+  return {
+    dataType: ArrayOf(StringType, false),
+    nullable: str.nullable,
+    eval: nullIntolerant([str], (s) =>
+      pattern === '' ? splitCharacters(s as string, limit) : splitJava(s as string, regex, limit),
+    ),
+  };
+}
+
+/**
+ * Java's `String.split(regex, limit)` with limit 0 read as -1 (Spark keeps trailing empty strings):
+ * a zero-width match at the very start gives no leading empty string, and `limit > 0` caps the
+ * number of parts, the last one holding the rest of the input.
+ */
+function splitJava(s: string, regex: RegExp, limit: number): string[] {
+  const parts: string[] = [];
+  let index = 0;
+  for (const m of s.matchAll(regex)) {
+    if (limit > 0 && parts.length === limit - 1) break;
+    const end = m.index + m[0].length;
+    if (end === 0) continue;
+    parts.push(s.slice(index, m.index));
+    index = end;
+  }
+  parts.push(s.slice(index));
+  return parts;
+}
+
+/** Spark special-cases the empty pattern: one entry per character, at most `limit`, nothing left over. */
+function splitCharacters(s: string, limit: number): string[] {
+  const chars = Array.from(s);
+  if (chars.length === 0) return [''];
+  return limit > 0 && limit < chars.length ? chars.slice(0, limit) : chars;
+}
+
+function bindTrim(
+  name: 'trim' | 'ltrim' | 'rtrim',
+  args: readonly BoundExpression[],
+  call: FunctionCall,
+): BoundExpression {
+  requireArity(name, args, 1, 2);
+  const str = argumentAs(name, args, 0, StringType);
+  // Spark trims the space character only, not tabs or newlines.
+  const characters = args.length === 2 ? constantString(name, call, 1, 'trim string') : ' ';
+  const set = `[${characters.replace(/[\\\][^-]/g, '\\$&')}]+`;
+  const leading = name === 'rtrim' ? '' : `^${set}`;
+  const trailing = name === 'ltrim' ? '' : `${set}$`;
+  const edges = new RegExp([leading, trailing].filter(Boolean).join('|'), 'gu');
+  return {
+    dataType: StringType,
+    nullable: str.nullable,
+    eval: nullIntolerant([str], (s) => (s as string).replace(edges, '')),
+  };
+}
+
+function bindRegexpExtract(args: readonly BoundExpression[], call: FunctionCall): BoundExpression {
+  requireArity('regexp_extract', args, 3);
+  const str = argumentAs('regexp_extract', args, 0, StringType);
+  const pattern = constantString('regexp_extract', call, 1, 'pattern');
+  const group = constantInteger('regexp_extract', call, 2, 'group index');
+  const regex = compileRegex('regexp_extract', pattern, '');
+  const groups = groupCount(regex);
+  if (group < 0 || group > groups) {
+    throw new AnalysisError(
+      `regexp_extract() asks for group ${group} but '${pattern}' has ${groups} group(s); use an index from 0 (the whole match) to ${groups}.`,
+    );
+  }
+  return {
+    dataType: StringType,
+    nullable: str.nullable,
+    eval: nullIntolerant([str], (s) => regex.exec(s as string)?.[group] ?? ''),
+  };
+}
+
+/** The number of capturing groups: an alternative that matches the empty string reveals them all. */
+function groupCount(regex: RegExp): number {
+  return (new RegExp(`${regex.source}|`, regex.flags).exec('') as RegExpExecArray).length - 1;
+}
+
+/**
+ * Compiles a Java-style regular expression. Java's leading inline flags (`(?i)`, `(?s)`, `(?m)`)
+ * become JS flags, since the JS engine has no inline form of them.
+ */
+function compileRegex(name: string, pattern: string, flags: string): RegExp {
+  const inline = /^\(\?([ims]+)\)/.exec(pattern);
+  const source = inline ? pattern.slice(inline[0].length) : pattern;
+  try {
+    return new RegExp(source, flags + (inline?.[1] ?? ''));
+  } catch (error) {
+    throw new AnalysisError(
+      `${name}() cannot use the regular expression '${pattern}': ${(error as Error).message}. Escape characters such as '.', '|' or '(' with a backslash to match them literally.`,
+      { cause: error },
+    );
   }
 }
-

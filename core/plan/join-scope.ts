@@ -4,9 +4,11 @@
  * to, which is how `left.col('id').eq(right.col('id'))` tells two columns named `id` apart.
  */
 import { AnalysisError } from '../errors.js';
+import type { ColumnRef } from '../expr/expression.js';
 import { findField, type Scope } from '../expr/scope.js';
 import { struct } from '../types/data-types.js';
 import { allNodes, type LogicalPlan } from './logical-plan.js';
+import { tracedIndex } from './plan-scope.js';
 
 /** The scope of a join condition over `left` and `right`. */
 export function joinScope(left: LogicalPlan, right: LogicalPlan): Scope {
@@ -14,24 +16,24 @@ export function joinScope(left: LogicalPlan, right: LogicalPlan): Scope {
   const offset = left.schema.fields.length;
   const leftIds = new Set(allNodes(left).map((n) => n.id));
   const rightIds = new Set(allNodes(right).map((n) => n.id));
+  const sideIndex = (ref: ColumnRef): number | undefined => {
+    if (ref.planId === undefined) return undefined;
+    const onLeft = leftIds.has(ref.planId);
+    if (onLeft && rightIds.has(ref.planId)) {
+      throw new AnalysisError(
+        `Column '${ref.path.join('.')}' comes from a DataFrame used on both sides of the join (a self-join); rename the columns of one side with withColumnRenamed and join on the new names.`,
+      );
+    }
+    if (!onLeft && !rightIds.has(ref.planId)) return undefined;
+    const side = onLeft ? left : right;
+    const index = tracedIndex(side, ref) ?? findField(side.schema, ref.path[0], ref);
+    return index + (onLeft ? 0 : offset);
+  };
   return {
     schema,
     resolve: (ref) => {
-      const name = ref.path[0];
-      const nestedPath = ref.path.slice(1);
-      if (ref.planId !== undefined && leftIds.has(ref.planId) !== rightIds.has(ref.planId)) {
-        const onLeft = leftIds.has(ref.planId);
-        const side = onLeft ? left.schema : right.schema;
-        const index = findField(side, name, ref) + (onLeft ? 0 : offset);
-        return { index, field: schema.fields[index], nestedPath };
-      }
-      if (ref.planId !== undefined && leftIds.has(ref.planId)) {
-        throw new AnalysisError(
-          `Column '${ref.path.join('.')}' comes from a DataFrame used on both sides of the join (a self-join); alias one side with df.alias(...) first.`,
-        );
-      }
-      const index = ref.ordinal ?? findField(schema, name, ref);
-      return { index, field: schema.fields[index], nestedPath };
+      const index = ref.ordinal ?? sideIndex(ref) ?? findField(schema, ref.path[0], ref);
+      return { index, field: schema.fields[index], nestedPath: ref.path.slice(1) };
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   typeName,
 } from '../types/data-types.js';
 import { joinScope } from './join-scope.js';
+import { planScope } from './plan-scope.js';
 import {
   type JoinType,
   type LogicalPlan,
@@ -29,7 +30,7 @@ import {
 
 /** A `select`: expands stars, checks every expression, allows one explode. */
 export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
-  const scope = schemaScope(input.schema);
+  const scope = planScope(input);
   const expanded = exprs.flatMap((e) => expandStar(e, input.schema));
   const fields: StructField[] = [];
   let generatorIndex: number | undefined;
@@ -103,7 +104,7 @@ function rejectNested(e: Expression, where: string): void {
 /** A `filter`: the condition must be boolean. */
 export function filter(input: LogicalPlan, condition: Expression): LogicalPlan {
   rejectNested(condition, 'filter');
-  const bound = bindExpression(condition, schemaScope(input.schema));
+  const bound = bindExpression(condition, planScope(input));
   if (bound.dataType.kind !== 'boolean') {
     throw new AnalysisError(
       `filter() needs a boolean condition, got ${typeName(bound.dataType)} from '${expressionName(condition)}'.`,
@@ -118,7 +119,7 @@ export function aggregate(
   groupBy: readonly Expression[],
   aggregates: readonly Expression[],
 ): LogicalPlan {
-  const scope = schemaScope(input.schema);
+  const scope = planScope(input);
   const keyFields = groupBy.map((e) => {
     rejectNested(e, 'groupBy');
     const inner = e.kind === 'alias' ? e.child : e;
@@ -265,7 +266,7 @@ function usingJoinSchema(l: StructType, r: StructType, using: readonly string[],
 
 /** `orderBy`. */
 export function sort(input: LogicalPlan, orders: readonly SortOrder[]): LogicalPlan {
-  const scope = schemaScope(input.schema);
+  const scope = planScope(input);
   for (const o of orders) {
     rejectNested(o.expr, 'orderBy');
     bindExpression(o.expr, scope);

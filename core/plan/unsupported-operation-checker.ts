@@ -69,6 +69,8 @@ function checkOperatorsAboveAggregation(plan: LogicalPlan, agg: Aggregate | unde
 function checkNode(node: LogicalPlan, mode: OutputMode): void {
   if (node.kind !== 'join') return;
   const { left, right, joinType } = node;
+  // A join of two static DataFrames inside a streaming query is an ordinary batch join.
+  if (!left.isStreaming && !right.isStreaming) return;
   if (left.isStreaming && right.isStreaming) {
     throw new UnsupportedOperationError(
       `Stream-stream joins are not supported yet (operator: join ${joinType}, mode: ${mode}); join the stream with a static DataFrame.`,

@@ -129,8 +129,11 @@ export class MicroBatchExecution {
       return result;
     };
     try {
-      const head = await step('lease', () => this.options.checkpoint.latestCommit());
-      batchId = head ? head.batchId + 1 : 0;
+      const head = await step('lease', async () => {
+        const latest = await this.options.checkpoint.latestCommit();
+        batchId = latest ? latest.batchId + 1 : 0;
+        return latest;
+      });
       const intent = await step('plan', () => this.planBatch(batchId, head));
       if (!intent) return undefined;
       const { state, warm } = await step('load', () => this.loadState(head));

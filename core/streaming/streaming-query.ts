@@ -114,14 +114,10 @@ export class StreamingQuery {
     while (!this.stopped) {
       const started = Date.now();
       // Waiters registered before this attempt are satisfied once an attempt finds nothing to do.
-      const waiting = this.idleWaiters.splice(0);
+      const waiting = this.idleWaiters.length;
       const progress = await this.execution.runNextBatch();
-      if (progress) {
-        this.record(progress);
-        this.idleWaiters.unshift(...waiting);
-      } else {
-        waiting.forEach((w) => w.resolve());
-      }
+      if (progress) this.record(progress);
+      else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
       if (this.trigger.kind === 'once' || (this.trigger.kind === 'availableNow' && !progress)) return;
       if (this.trigger.kind === 'availableNow') continue;
       const interval = this.trigger.intervalMs;

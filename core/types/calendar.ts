@@ -64,5 +64,6 @@ export function epochDay(micros: number): number {
 /** The remainder of `a / b` with the sign of `b`, as Java's `Math.floorMod`. */
 export function floorMod(a: number, b: number): number {
   const r = a % b;
-  return r !== 0 && (r < 0) !== (b < 0) ? r + b : r;
+  if (r === 0) return 0; // not -0, which `-6 % 3` gives
+  return Math.sign(r) === Math.sign(b) ? r : r + b;
 }

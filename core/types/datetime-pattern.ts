@@ -43,10 +43,33 @@ interface FieldRule {
   readonly set?: Setter;
 }
 
-const SHORT_MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const SHORT_MONTHS = [
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'may',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'oct',
+  'nov',
+  'dec',
+];
 const LONG_MONTHS = [
-  'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
 ];
 const SHORT_DAYS = 'mon|tue|wed|thu|fri|sat|sun';
 const LONG_DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
@@ -137,21 +160,23 @@ function fieldRule(letter: string, count: number): FieldRule | undefined {
     case 'L':
       return monthRule(count);
     case 'd':
-      return count <= 2 ? number(count, 2, (f, n) => (f.day = n)) : undefined;
+      return count <= 2 ? digits(count, 2, (f, n) => (f.day = n)) : undefined;
     case 'D':
-      return count <= 3 ? number(count, 3, (f, n) => (f.dayOfYear = n)) : undefined;
+      return count <= 3 ? digits(count, 3, (f, n) => (f.dayOfYear = n)) : undefined;
     case 'H':
-      return count <= 2 ? number(count, 2, (f, n) => (f.hour = n)) : undefined;
+      return count <= 2 ? digits(count, 2, (f, n) => (f.hour = n)) : undefined;
     case 'h':
-      return count <= 2 ? number(count, 2, (f, n) => (f.hourOfHalfDay = n)) : undefined;
+      return count <= 2 ? digits(count, 2, (f, n) => (f.hourOfHalfDay = n)) : undefined;
     case 'm':
-      return count <= 2 ? number(count, 2, (f, n) => (f.minute = n)) : undefined;
+      return count <= 2 ? digits(count, 2, (f, n) => (f.minute = n)) : undefined;
     case 's':
-      return count <= 2 ? number(count, 2, (f, n) => (f.second = n)) : undefined;
+      return count <= 2 ? digits(count, 2, (f, n) => (f.second = n)) : undefined;
     case 'S':
       return count <= 9 ? fractionRule(count) : undefined;
     case 'a':
-      return count === 1 ? { regex: 'am|pm', set: (f, t) => (f.pm = t.toLowerCase() === 'pm') } : undefined;
+      return count === 1
+        ? { regex: 'am|pm', set: (f, t) => (f.pm = t.toLowerCase() === 'pm') }
+        : undefined;
     case 'E':
       return count <= 4 ? { regex: count === 4 ? LONG_DAYS : SHORT_DAYS } : undefined;
     default:
@@ -160,19 +185,27 @@ function fieldRule(letter: string, count: number): FieldRule | undefined {
 }
 
 /** A decimal field of `count` digits (or 1 to `max` digits for a single letter), as Java reads it. */
-function number(count: number, max: number, set: (f: ParsedFields, n: number) => void): FieldRule {
-  return { regex: count === 1 ? `\\d{1,${max}}` : `\\d{${count},${max}}`, set: (f, t) => set(f, Number(t)) };
+function digits(count: number, max: number, set: (f: ParsedFields, n: number) => void): FieldRule {
+  return {
+    regex: count === 1 ? `\\d{1,${max}}` : `\\d{${count},${max}}`,
+    set: (f, t) => set(f, Number(t)),
+  };
 }
 
 function yearRule(count: number): FieldRule {
   if (count === 2) return { regex: '\\d{2}', set: (f, t) => (f.year = 2000 + Number(t)) };
-  return number(count, Math.max(count, 6), (f, n) => (f.year = n));
+  return digits(count, Math.max(count, 6), (f, n) => (f.year = n));
 }
 
 function monthRule(count: number): FieldRule | undefined {
-  if (count <= 2) return number(count, 2, (f, n) => (f.month = n));
+  if (count <= 2) return digits(count, 2, (f, n) => (f.month = n));
   const names = count === 3 ? SHORT_MONTHS : count === 4 ? LONG_MONTHS : undefined;
-  return names && { regex: names.join('|'), set: (f, t) => (f.month = names.indexOf(t.toLowerCase()) + 1) };
+  return (
+    names && {
+      regex: names.join('|'),
+      set: (f, t) => (f.month = names.indexOf(t.toLowerCase()) + 1),
+    }
+  );
 }
 
 /** Spark reads a fraction of 1 up to as many digits as there are `S` letters. */
@@ -190,7 +223,9 @@ function offsetRule(letter: string, count: number): FieldRule | undefined {
     Z: count <= 3 ? '[+-]\\d{4}' : count === 5 ? 'z|[+-]\\d{2}:\\d{2}' : undefined,
   };
   const regex = forms[letter];
-  return regex === undefined ? undefined : { regex, set: (f, t) => (f.offsetMinutes = offsetMinutes(t)) };
+  return regex === undefined
+    ? undefined
+    : { regex, set: (f, t) => (f.offsetMinutes = offsetMinutes(t)) };
 }
 
 /** `Z`, `+05`, `+0530` or `+05:30` as minutes east of UTC; NaN when out of range. */

@@ -1,0 +1,164 @@
+/**
+ * Math functions: abs, round, floor, ceil, sqrt, pow. A null argument gives null.
+ *
+ * Type rules follow Spark: abs and round keep their argument's type, floor and ceil give a long,
+ * sqrt and pow a double; strings are read as doubles. Integral results outside their type's
+ * range are errors, as for arithmetic operators.
+ */
+import { Column, columnOrName } from '../api/column.js';
+import { toLiteral } from '../api/literal.js';
+import { ExecutionError } from '../errors.js';
+import type { BoundExpression } from '../expr/bound-expression.js';
+import type { Expression, FunctionCall } from '../expr/expression.js';
+import { type DataType, DoubleType, LongType, typeName } from '../types/data-types.js';
+import {
+  argumentAs,
+  constantInteger,
+  numericArgument,
+  requireArity,
+} from './function-arguments.js';
+import { type FunctionTable, nullIntolerant } from './function-registry.js';
+
+/** The absolute value, in the argument's type. */
+export function abs(c: Column | string): Column {
+  return call('abs', [columnOrName(c)]);
+}
+
+/**
+ * Rounds to `scale` decimal places, halves away from zero (HALF_UP), in the argument's type.
+ * A negative scale rounds to tens, hundreds, ...: `round(1250, -2)` is 1300.
+ * Doubles are rounded on their shortest decimal text, so `round(2.675, 2)` is 2.68, as in Spark.
+ */
+export function round(c: Column | string, scale = 0): Column {
+  return call('round', [columnOrName(c), toLiteral(scale)]);
+}
+
+/** The largest integer not greater than the argument, a long. */
+export function floor(c: Column | string): Column {
+  return call('floor', [columnOrName(c)]);
+}
+
+/** The smallest integer not less than the argument, a long. */
+export function ceil(c: Column | string): Column {
+  return call('ceil', [columnOrName(c)]);
+}
+
+/** The square root, a double; NaN for negative numbers. */
+export function sqrt(c: Column | string): Column {
+  return call('sqrt', [columnOrName(c)]);
+}
+
+/** `base` raised to `exponent`, a double. Strings name columns; numbers are constants. */
+export function pow(base: Column | string | number, exponent: Column | string | number): Column {
+  return call('pow', [operand(base), operand(exponent)]);
+}
+
+function call(name: string, args: Expression[]): Column {
+  return new Column({ kind: 'call', name, args });
+}
+
+function operand(value: Column | string | number): Expression {
+  return typeof value === 'number' ? toLiteral(value) : columnOrName(value);
+}
+
+/** Binders of the math functions. */
+export const mathFunctions: FunctionTable = {
+  abs: (args) => {
+    requireArity('abs', args, 1);
+    const x = numericArgument('abs', args, 0);
+    const inRange = rangeCheck('abs', x.dataType);
+    return sameType(x, (v) => inRange(Math.abs(v)));
+  },
+  round: bindRound,
+  floor: (args) => bindToLong('floor', args, Math.floor),
+  ceil: (args) => bindToLong('ceil', args, Math.ceil),
+  sqrt: (args) => {
+    requireArity('sqrt', args, 1);
+    const x = argumentAs('sqrt', args, 0, DoubleType);
+    return {
+      dataType: DoubleType,
+      nullable: x.nullable,
+      eval: nullIntolerant([x], (v) => Math.sqrt(v as number)),
+    };
+  },
+  pow: (args) => {
+    requireArity('pow', args, 2);
+    const operands = [
+      argumentAs('pow', args, 0, DoubleType),
+      argumentAs('pow', args, 1, DoubleType),
+    ];
+    return {
+      dataType: DoubleType,
+      nullable: operands.some((o) => o.nullable),
+      eval: nullIntolerant(operands, (b, e) => Math.pow(b as number, e as number)),
+    };
+  },
+};
+
+function sameType(x: BoundExpression, fn: (v: number) => number): BoundExpression {
+  return {
+    dataType: x.dataType,
+    nullable: x.nullable,
+    eval: nullIntolerant([x], (v) => fn(v as number)),
+  };
+}
+
+function bindRound(args: readonly BoundExpression[], call: FunctionCall): BoundExpression {
+  requireArity('round', args, 1, 2);
+  const x = numericArgument('round', args, 0);
+  const scale = args.length === 2 ? constantInteger('round', call, 1, 'scale') : 0;
+  if (x.dataType.kind !== 'double' && scale >= 0) return x;
+  const inRange = rangeCheck('round', x.dataType);
+  return sameType(x, (v) => inRange(roundHalfUp(v, scale)));
+}
+
+/**
+ * Rounds half away from zero on the shortest decimal text of `v`, as Spark's
+ * `BigDecimal(v).setScale(scale, HALF_UP)` does: binary rounding (`toFixed`) would turn 2.675,
+ * stored as 2.67499999..., into 2.67.
+ */
+function roundHalfUp(v: number, scale: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  const [mantissa, exponent] = Math.abs(v).toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const kept = Number(exponent) + 1 + scale; // how many leading digits survive
+  if (kept >= digits.length) return v;
+  if (kept < 0) return 0;
+  const carry = digits[kept] >= '5' ? 1n : 0n;
+  const rounded = Number(`${BigInt(digits.slice(0, kept) || '0') + carry}e${-scale}`);
+  // BigDecimal has no negative zero: round(-0.4) is 0.0.
+  return v < 0 && rounded !== 0 ? -rounded : rounded;
+}
+
+function bindToLong(
+  name: string,
+  args: readonly BoundExpression[],
+  fn: (v: number) => number,
+): BoundExpression {
+  requireArity(name, args, 1);
+  const x = numericArgument(name, args, 0);
+  const inRange = rangeCheck(name, LongType);
+  return {
+    dataType: LongType,
+    nullable: true,
+    // NaN and infinities have no long value; Spark's cast gives null for them too.
+    eval: nullIntolerant([x], (v) => (Number.isFinite(v) ? inRange(fn(v as number)) : null)),
+  };
+}
+
+/** Fails on integral results outside `t`'s range; doubles pass unchecked. */
+function rangeCheck(name: string, t: DataType): (n: number) => number {
+  if (t.kind === 'double') return (n) => n;
+  const [min, max] =
+    t.kind === 'int'
+      ? [-2147483648, 2147483647]
+      : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  return (n) => {
+    if (n < min || n > max) {
+      throw new ExecutionError(
+        `${name}() overflowed: ${n} is outside the ${typeName(t)} range; cast the argument to double first.`,
+      );
+    }
+    return n;
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * Type inference for JSON records, with the rules of Spark's JsonInferSchema:
+ * - integral numbers are long (double beyond the safe integer range, which long cannot hold),
+ *   numbers with a fraction or exponent are double, strings are string (no timestamp guessing),
+ *   true/false boolean, objects structs with their fields sorted by name, arrays arrays of the
+ *   common type of their elements;
+ * - two types merge into the wider: long and double into double, structs into the union of their
+ *   fields, arrays by their elements, null into anything; any other conflict into string;
+ * - finally a type that stayed null becomes string, and fields that are empty structs or have an
+ *   empty name are dropped.
+ *
+ * A scanner reads the text itself rather than using `JSON.parse`, because `JSON.parse` forgets
+ * whether a number had a fraction (`10.0` must infer double, as in Spark) and does not say where a
+ * syntax error is. It accepts exactly the grammar `JSON.parse` accepts.
+ */
+import {
+  ArrayOf,
+  BooleanType,
+  type DataType,
+  DoubleType,
+  field,
+  isNumeric,
+  LongType,
+  NullType,
+  StringType,
+  struct,
+  type StructField,
+  type StructType,
+} from '../types/data-types.js';
+
+/** The inferred type of one JSON text, or null when the text is not valid JSON. */
+export function inferJsonType(text: string): DataType | null {
+  try {
+    return new JsonScanner(text).document();
+  } catch (e) {
+    if (e instanceof SyntaxErrorAt) return null;
+    throw e;
+  }
+}
+
+/** The position (0-based) of the first syntax error in `text`, or -1 when it is valid JSON. */
+export function jsonSyntaxErrorOffset(text: string): number {
+  try {
+    new JsonScanner(text).document();
+    return -1;
+  } catch (e) {
+    if (e instanceof SyntaxErrorAt) return e.offset;
+    throw e;
+  }
+}
+
+/** The narrowest type both inferred types `a` and `b` fit in (Spark's `compatibleType`). */
+export function mergeJsonTypes(a: StructType, b: StructType): StructType;
+export function mergeJsonTypes(a: DataType, b: DataType): DataType;
+export function mergeJsonTypes(a: DataType, b: DataType): DataType {
+  if (a.kind === 'null') return b;
+  if (b.kind === 'null') return a;
+  if (a.kind === 'struct' && b.kind === 'struct') return mergeStructs(a, b);
+  if (a.kind === 'array' && b.kind === 'array') {
+    return ArrayOf(mergeJsonTypes(a.elementType, b.elementType));
+  }
+  if (a.kind === b.kind) return a; // two atomic types: inference never makes maps
+  if (isNumeric(a) && isNumeric(b)) return DoubleType;
+  return StringType;
+}
+
+/** Merges two structs whose fields are sorted by name into the sorted union of their fields. */
+function mergeStructs(a: StructType, b: StructType): StructType {
+  const fields: StructField[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.fields.length || j < b.fields.length) {
+    if (j === b.fields.length || (i < a.fields.length && a.fields[i].name < b.fields[j].name)) {
+      fields.push(a.fields[i++]);
+    } else if (i === a.fields.length || b.fields[j].name < a.fields[i].name) {
+      fields.push(b.fields[j++]);
+    } else {
+      fields.push(
+        field(a.fields[i].name, mergeJsonTypes(a.fields[i++].dataType, b.fields[j++].dataType)),
+      );
+    }
+  }
+  return struct(fields);
+}
+
+/** Turns a merged record type into a schema: null types become string, empty structs and unnamed fields go. */
+export function finishInferredSchema(schema: StructType): StructType {
+  return finishStruct(schema) ?? struct([]);
+}
+
+function finishType(t: DataType): DataType | null {
+  switch (t.kind) {
+    case 'null':
+      return StringType;
+    case 'array': {
+      const element = finishType(t.elementType);
+      return element && ArrayOf(element);
+    }
+    case 'struct':
+      return finishStruct(t);
+    default:
+      return t;
+  }
+}
+
+function finishStruct(t: StructType): StructType | null {
+  const fields = t.fields.flatMap((f) => {
+    const finished = f.name === '' ? null : finishType(f.dataType);
+    return finished ? [field(f.name, finished)] : [];
+  });
+  return fields.length === 0 ? null : struct(fields);
+}
+
+/** The scanner's signal for a syntax error; caught inside this module. */
+class SyntaxErrorAt {
+  readonly offset: number;
+  constructor(offset: number) {
+    this.offset = offset;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+const SIMPLE_ESCAPES = '"\\/bfnrt';
+
+/** A recursive-descent reader of one JSON text that returns its type instead of its value. */
+class JsonScanner {
+  private pos = 0;
+  private readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  document(): DataType {
+    const t = this.value();
+    this.skipSpace();
+    if (this.pos < this.text.length) this.fail();
+    return t;
+  }
+
+  private value(): DataType {
+    this.skipSpace();
+    switch (this.text[this.pos]) {
+      case '{':
+        return this.object();
+      case '[':
+        return this.array();
+      case '"':
+        this.skipString();
+        return StringType;
+      case 't':
+        return this.literal('true', BooleanType);
+      case 'f':
+        return this.literal('false', BooleanType);
+      case 'n':
+        return this.literal('null', NullType);
+      default:
+        return this.number();
+    }
+  }
+
+  private object(): StructType {
+    this.pos++;
+    const fields = new Map<string, DataType>(); // JSON.parse keeps the last of repeated keys; so does set()
+    this.skipSpace();
+    if (!this.consume('}')) {
+      do {
+        this.skipSpace();
+        if (this.text[this.pos] !== '"') this.fail();
+        const name = this.key();
+        this.skipSpace();
+        this.expect(':');
+        fields.set(name, this.value());
+        this.skipSpace();
+      } while (this.consume(','));
+      this.expect('}');
+    }
+    const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return struct(sorted.map(([name, t]) => field(name, t)));
+  }
+
+  private array(): DataType {
+    this.pos++;
+    let element: DataType = NullType;
+    this.skipSpace();
+    if (!this.consume(']')) {
+      do {
+        element = mergeJsonTypes(element, this.value());
+        this.skipSpace();
+      } while (this.consume(','));
+      this.expect(']');
+    }
+    return ArrayOf(element);
+  }
+
+  private key(): string {
+    const start = this.pos;
+    const escaped = this.skipString();
+    const raw = this.text.slice(start, this.pos);
+    return escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  }
+
+  /** Moves past a string; returns whether it has escapes. */
+  private skipString(): boolean {
+    const text = this.text;
+    let escaped = false;
+    let i = this.pos + 1;
+    while (text[i] !== '"') {
+      if (i >= text.length || text.charCodeAt(i) < 0x20) this.fail(i); // control characters must be escaped
+      if (text[i] === '\\') {
+        escaped = true;
+        i = this.escapeEnd(i + 1);
+      } else {
+        i++;
+      }
+    }
+    this.pos = i + 1;
+    return escaped;
+  }
+
+  private escapeEnd(i: number): number {
+    const c = this.text[i];
+    if (c !== undefined && SIMPLE_ESCAPES.includes(c)) return i + 1;
+    if (c === 'u' && HEX4.test(this.text.slice(i + 1, i + 5))) return i + 5;
+    return this.fail(i);
+  }
+
+  private number(): DataType {
+    NUMBER.lastIndex = this.pos;
+    const m = NUMBER.exec(this.text);
+    if (!m) return this.fail();
+    this.pos = NUMBER.lastIndex;
+    const integral = m[1] === undefined && m[2] === undefined;
+    return integral && Number.isSafeInteger(Number(m[0])) ? LongType : DoubleType;
+  }
+
+  private literal(word: string, t: DataType): DataType {
+    if (!this.text.startsWith(word, this.pos)) this.fail();
+    this.pos += word.length;
+    return t;
+  }
+
+  private skipSpace(): void {
+    const text = this.text;
+    let c = text[this.pos];
+    while (c === ' ' || c === '\n' || c === '\r' || c === '\t') c = text[++this.pos];
+  }
+
+  private consume(c: string): boolean {
+    if (this.text[this.pos] !== c) return false;
+    this.pos++;
+    return true;
+  }
+
+  private expect(c: string): void {
+    if (!this.consume(c)) this.fail();
+  }
+
+  private fail(at = this.pos): never {
+    throw new SyntaxErrorAt(at);
+  }
+}
