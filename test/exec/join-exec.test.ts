@@ -349,6 +349,21 @@ describe('column disambiguation through df.col', () => {
     expect(await df.collect()).toEqual([{ id: 2, big: true }]);
   });
 
+  it('picks the right side of a same-named non-key column after a join on named columns', async () => {
+    const names = session.createDataFrame([{ id: 1, name: 'ANN' }], 'id INT, name STRING');
+    const df = customers.join(names, 'id').select('id', names.col('name'), customers.col('name'));
+    expect(await df.select(names.col('name').alias('upper')).collect()).toEqual([{ upper: 'ANN' }]);
+  });
+
+  it('resolves df.col on the side of a join that is itself a join', async () => {
+    const regions = session.createDataFrame([{ id: 1, region: 'eu' }], 'id INT, region STRING');
+    const df = orders
+      .join(customers, orders.col('id').eq(customers.col('id')))
+      .join(regions, customers.col('id').eq(regions.col('id')))
+      .select('amount', 'name', 'region');
+    expect(await df.collect()).toEqual([{ amount: 10, name: 'ann', region: 'eu' }]);
+  });
+
   it('rejects a plain name that both sides have, suggesting df.col', () => {
     const df = orders.join(customers, orders.col('id').eq(customers.col('id')));
     expect(() => df.select('id')).toThrow(AnalysisError);
