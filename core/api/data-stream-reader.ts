@@ -4,7 +4,7 @@
  * change when new files arrive.
  */
 import { InvalidOptionError } from '../errors.js';
-import { fileFormat, type FileFormat } from '../io/data-files.js';
+import { fileFormat, type FileFormat, TEXT_SCHEMA } from '../io/data-files.js';
 import { newPlanId, type StreamingRelation } from '../plan/logical-plan.js';
 import { FileStreamSource } from '../sources/file-stream-source.js';
 import type { MemoryStream } from '../sources/memory-stream.js';
@@ -22,13 +22,13 @@ export class DataStreamReader {
 
   constructor(private readonly session: SluiceSession) {}
 
-  /** The file format: json (JSON lines), csv or parquet. */
+  /** The file format: json (JSON lines), csv, parquet or text. */
   format(name: string): this {
     this.formatName = fileFormat(name);
     return this;
   }
 
-  /** The schema of the files (required for file streams). */
+  /** The schema of the files (required for file streams, except text). */
   schema(schema: StructType | string): this {
     this.userSchema = typeof schema === 'string' ? parseSchema(schema) : schema;
     return this;
@@ -42,13 +42,13 @@ export class DataStreamReader {
 
   /** New files appearing under a directory, as a stream. */
   load(directory: string): DataFrame {
-    const schema = this.userSchema;
+    const format = this.formatName;
+    const schema = format === 'text' ? TEXT_SCHEMA : this.userSchema;
     if (!schema) {
       throw new InvalidOptionError(
         `A file stream over ${directory} needs a schema: call readStream.schema(...) before load(), so the query's shape cannot change as files arrive.`,
       );
     }
-    const format = this.formatName;
     const read = { ...fileReadOptions(this.options, schema), schema };
     const maxFilesPerTrigger = positiveIntegerOption('maxFilesPerTrigger', this.options.get('maxfilespertrigger'));
     const latestFirst = booleanOption('latestFirst', this.options.get('latestfirst'));
@@ -70,6 +70,11 @@ export class DataStreamReader {
   /** Parquet files under a directory. */
   parquet(directory: string): DataFrame {
     return this.format('parquet').load(directory);
+  }
+
+  /** Text files under a directory: one row per line, in a string column `value`. */
+  text(directory: string): DataFrame {
+    return this.format('text').load(directory);
   }
 
   /** The rows added to a MemoryStream, as a stream. */

@@ -19,7 +19,7 @@ export class DataFrameReader {
 
   constructor(private readonly session: SluiceSession) {}
 
-  /** The file format: json (JSON lines), csv or parquet. */
+  /** The file format: json (JSON lines), csv, parquet or text. */
   format(name: string): this {
     this.formatName = fileFormat(name);
     return this;
@@ -76,5 +76,10 @@ export class DataFrameReader {
   /** Reads Parquet files. */
   parquet(location: string): DataFrame {
     return this.format('parquet').load(location);
+  }
+
+  /** Reads text files: one row per line, in a string column `value`. */
+  text(location: string): DataFrame {
+    return this.format('text').load(location);
   }
 }

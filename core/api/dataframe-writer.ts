@@ -11,6 +11,7 @@ import { formatCsv } from '../io/csv.js';
 import { fileFormat, type FileFormat } from '../io/data-files.js';
 import { formatJsonLines } from '../io/json-lines.js';
 import { writeParquet } from '../io/parquet.js';
+import { type StructType, typeName } from '../types/data-types.js';
 import type { DataFrame } from './dataframe.js';
 import { booleanOption, type OptionValue } from './reader-options.js';
 
@@ -34,7 +35,7 @@ export class DataFrameWriter {
     return this;
   }
 
-  /** json (JSON lines), csv or parquet (default). */
+  /** json (JSON lines), csv, parquet (default) or text. */
   format(name: string): this {
     this.formatName = fileFormat(name);
     return this;
@@ -57,7 +58,7 @@ export class DataFrameWriter {
     }
     const rows = await executeBatch(this.df.plan);
     await fs.mkdir(directory, { recursive: true });
-    const extension = this.formatName === 'json' ? 'json' : this.formatName;
+    const extension = this.formatName === 'text' ? 'txt' : this.formatName;
     const file = path.join(directory, `part-00000-${randomUUID()}.${extension}`);
     await fs.writeFile(file, this.encode(rows));
     await fs.writeFile(path.join(directory, '_SUCCESS'), '');
@@ -78,6 +79,11 @@ export class DataFrameWriter {
     return this.format('parquet').save(directory);
   }
 
+  /** Writes text: the DataFrame must have exactly one string column; one line per row. */
+  text(directory: string): Promise<void> {
+    return this.format('text').save(directory);
+  }
+
   private encode(rows: unknown[][]): Uint8Array | string {
     const schema = this.df.schema;
     switch (this.formatName) {
@@ -92,6 +98,17 @@ export class DataFrameWriter {
         const compression = this.options.get('compression')?.toString().toUpperCase();
         return writeParquet(rows, schema, compression ? { compression: compression as 'SNAPPY' } : {});
       }
+      case 'text':
+        return textLines(rows, schema);
     }
   }
+}
+
+function textLines(rows: unknown[][], schema: StructType): string {
+  if (schema.fields.length !== 1 || schema.fields[0].dataType.kind !== 'string') {
+    throw new AnalysisError(
+      `The text format writes a single string column; this DataFrame has [${schema.fields.map((f) => `${f.name}: ${typeName(f.dataType)}`).join(', ')}]. Select or to_json one column first.`,
+    );
+  }
+  return rows.map((r) => `${(r[0] as string | null) ?? ''}\n`).join('');
 }

@@ -56,14 +56,15 @@ export class FileCheckpointStore implements CheckpointStore {
   private async read<T>(key: string): Promise<T | undefined> {
     const bytes = await this.store.get(key);
     if (bytes === undefined) return undefined;
-    let record: { formatVersion?: unknown };
+    let record: { formatVersion?: unknown } | null;
     try {
       record = JSON.parse(Buffer.from(bytes).toString('utf8'));
     } catch (e) {
-      throw new CheckpointError(
-        `Checkpoint file ${this.location}/${key} is corrupt (not valid JSON). Restore it from a backup or start the query on a new checkpoint.`,
-        { cause: e },
-      );
+      throw this.corrupt(key, 'not valid JSON', e);
+    }
+    // Valid JSON that is not a record (`null`, a number) is as corrupt as a truncated file.
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      throw this.corrupt(key, 'not a JSON object');
     }
     if (record.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
       throw new CheckpointError(
@@ -71,6 +72,13 @@ export class FileCheckpointStore implements CheckpointStore {
       );
     }
     return record as T;
+  }
+
+  private corrupt(key: string, problem: string, cause?: unknown): CheckpointError {
+    return new CheckpointError(
+      `Checkpoint file ${this.location}/${key} is corrupt (${problem}). Restore it from a backup or start the query on a new checkpoint.`,
+      { cause },
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Data files on the local filesystem: which files a path denotes, and reading one file of a format
- * (JSON lines, CSV, Parquet; gzip-compressed when the name ends in `.gz`) into engine rows.
+ * (JSON lines, CSV, Parquet, plain text; gzip-compressed when the name ends in `.gz`) into engine rows.
  * Shared by the batch reader and the file stream source.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,14 +8,17 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ExecutionError, InvalidOptionError } from '../errors.js';
-import type { StructType } from '../types/data-types.js';
+import { field, StringType, struct, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CsvParseMode, parseCsv } from './csv.js';
 import { parseJsonLines } from './json-lines.js';
 import { parquetFileSchema, readParquet } from './parquet.js';
 
 /** The file formats the readers know. */
-export type FileFormat = 'json' | 'csv' | 'parquet';
+export type FileFormat = 'json' | 'csv' | 'parquet' | 'text';
+
+/** The schema of the text format: one string column `value` per line, as Spark's text source. */
+export const TEXT_SCHEMA: StructType = struct([field('value', StringType, true)]);
 
 /** Reader options, as Spark names them; values arrive as strings from `option()` or typed. */
 export interface FileReadOptions {
@@ -40,8 +43,8 @@ export interface FileContents {
 /** Checks a format name. */
 export function fileFormat(name: string): FileFormat {
   const f = name.toLowerCase();
-  if (f === 'json' || f === 'csv' || f === 'parquet') return f;
-  throw new InvalidOptionError(`Unknown file format '${name}'; use json, csv or parquet.`);
+  if (f === 'json' || f === 'csv' || f === 'parquet' || f === 'text') return f;
+  throw new InvalidOptionError(`Unknown file format '${name}'; use json, csv, parquet or text.`);
 }
 
 /** A file itself, or the data files of a directory (recursively; names starting with `.` or `_` are skipped, as Spark does). */
@@ -70,6 +73,7 @@ export async function readDataFile(file: string, format: FileFormat, options: Fi
 
 /** The schema of a set of files: the given one, or inferred (from every file for text formats, the first for Parquet). */
 export function inferSchema(files: readonly string[], format: FileFormat, options: FileReadOptions): StructType {
+  if (format === 'text') return TEXT_SCHEMA;
   if (options.schema) return options.schema;
   if (files.length === 0) {
     throw new InvalidOptionError(`Unable to infer schema for ${format}: there are no files. Give a schema with .schema(...).`);
@@ -94,8 +98,16 @@ export async function parseDataFile(
   return parseText(data.toString('utf8'), format, options, file);
 }
 
-function parseText(text: string, format: 'json' | 'csv', options: FileReadOptions, source: string): FileContents {
+function parseText(text: string, format: 'json' | 'csv' | 'text', options: FileReadOptions, source: string): FileContents {
+  if (format === 'text') return { schema: TEXT_SCHEMA, rows: textLines(text), malformed: 0 };
   return format === 'json' ? parseJsonLines(text, { ...options, source }) : parseCsv(text, { ...options, source });
+}
+
+/** One row per line; a trailing newline does not make an empty last row. */
+function textLines(text: string): Row[] {
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => [line]);
 }
 
 function decompressed(file: string, bytes: Uint8Array): Buffer {

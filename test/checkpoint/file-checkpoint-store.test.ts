@@ -1,0 +1,154 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  type CommitRecord,
+  type OffsetIntent,
+  type QueryMetadata,
+} from '../../core/checkpoint/checkpoint-store.js';
+import { FileCheckpointStore } from '../../core/checkpoint/file-checkpoint-store.js';
+import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
+import { CheckpointError } from '../../core/errors.js';
+import { tempDir } from '../support/temp-dir.js';
+
+function checkpoint(root = tempDir()): FileCheckpointStore {
+  return new FileCheckpointStore(new LocalDirectoryStore(root));
+}
+
+function intent(batchId: number, end: number, batchTimestampMs = 1_000 + batchId): OffsetIntent {
+  return {
+    formatVersion: CHECKPOINT_FORMAT_VERSION,
+    batchId,
+    start: [batchId === 0 ? null : end - 1, { topic: 'clicks', partitions: { 0: 5 } }],
+    end: [end, { topic: 'clicks', partitions: { 0: 9 } }],
+    batchTimestampMs,
+    watermarkMicros: batchId === 0 ? null : 1_767_261_600_000_000,
+  };
+}
+
+function commit(batchId: number): CommitRecord {
+  return {
+    formatVersion: CHECKPOINT_FORMAT_VERSION,
+    batchId,
+    stateManifest: `state/manifests/${batchId}-attempt.json`,
+    eventTimeMax: { '3': 1_767_261_600_000_000 + batchId },
+    nextWatermarkMicros: 1_767_261_000_000_000 + batchId,
+  };
+}
+
+const metadata: QueryMetadata = {
+  formatVersion: CHECKPOINT_FORMAT_VERSION,
+  queryId: 'f2d7c6a4-query',
+  planFingerprint: '#0 aggregate(keys: category:string)',
+  numStatePartitions: 16,
+};
+
+describe('FileCheckpointStore', () => {
+  describe('metadata', () => {
+    it('is undefined on a new checkpoint, and reads back as created', async () => {
+      const store = checkpoint();
+      expect(await store.getMetadata()).toBeUndefined();
+      expect(await store.createMetadata(metadata)).toBe('created');
+      expect(await store.getMetadata()).toEqual(metadata);
+    });
+
+    it('is created once: a second create reports exists and the first stays', async () => {
+      const store = checkpoint();
+      await store.createMetadata(metadata);
+      expect(await store.createMetadata({ ...metadata, queryId: 'other', numStatePartitions: 4 })).toBe('exists');
+      expect(await store.getMetadata()).toEqual(metadata);
+    });
+
+    it('is shared by every store opened on the same directory', async () => {
+      const root = tempDir();
+      await checkpoint(root).createMetadata(metadata);
+      expect(await checkpoint(root).getMetadata()).toEqual(metadata);
+    });
+  });
+
+  describe('intents (the offset log)', () => {
+    it('round-trips an intent with its offsets, timestamp and watermark', async () => {
+      const store = checkpoint();
+      expect(await store.getIntent(0)).toBeUndefined();
+      expect(await store.putIntent(intent(0, 3))).toBe('created');
+      expect(await store.putIntent(intent(1, 7))).toBe('created');
+      expect(await store.getIntent(0)).toEqual(intent(0, 3));
+      expect(await store.getIntent(1)).toEqual(intent(1, 7));
+      expect(await store.getIntent(2)).toBeUndefined();
+    });
+
+    it('is create-once: a second intent for the same batch reports exists and the first stays', async () => {
+      const store = checkpoint();
+      await store.putIntent(intent(4, 10, 111));
+      expect(await store.putIntent(intent(4, 99, 222))).toBe('exists');
+      expect(await store.getIntent(4)).toEqual(intent(4, 10, 111));
+    });
+  });
+
+  describe('commits', () => {
+    it('has no latest commit before the first batch', async () => {
+      expect(await checkpoint().latestCommit()).toBeUndefined();
+    });
+
+    it('round-trips a commit record', async () => {
+      const store = checkpoint();
+      expect(await store.putCommit(commit(0))).toBe('created');
+      expect(await store.latestCommit()).toEqual(commit(0));
+    });
+
+    it("reports 'exists' for a second commit of the same batch and keeps the first", async () => {
+      const store = checkpoint();
+      await store.putCommit(commit(5));
+      expect(await store.putCommit({ ...commit(5), stateManifest: 'other' })).toBe('exists');
+      expect(await store.latestCommit()).toEqual(commit(5));
+    });
+
+    it('picks the highest batch as the latest commit, in numeric not textual order', async () => {
+      const store = checkpoint();
+      // written out of order, across the 9 -> 10 and 99 -> 100 digit boundaries
+      for (const batchId of [9, 2, 10, 0, 100, 1, 99, 11]) await store.putCommit(commit(batchId));
+      expect((await store.latestCommit())?.batchId).toBe(100);
+      expect(await store.latestCommit()).toEqual(commit(100));
+    });
+  });
+
+  describe('validation on read', () => {
+    it('fails with a CheckpointError naming the file when a record is not valid JSON', async () => {
+      const root = tempDir();
+      const store = checkpoint(root);
+      await store.putCommit(commit(3));
+      const [key] = await new LocalDirectoryStore(root).list('commits/');
+      writeFileSync(path.join(root, key), '{"formatVersion":1,"batchId":');
+      const error = await store.latestCommit().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as CheckpointError).message).toContain(path.join(root, key));
+      expect((error as CheckpointError).message).toContain('not valid JSON');
+    });
+
+    it('fails with a CheckpointError naming the file when a record is JSON but not an object', async () => {
+      const root = tempDir();
+      writeFileSync(path.join(root, 'metadata.json'), 'null');
+      const error = await checkpoint(root).getMetadata().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as CheckpointError).message).toContain(path.join(root, 'metadata.json'));
+    });
+
+    it('fails with a CheckpointError naming the file and both versions when the format version is unknown', async () => {
+      const root = tempDir();
+      const store = checkpoint(root);
+      await store.putIntent({ ...intent(0, 3), formatVersion: 2 });
+      const [key] = await new LocalDirectoryStore(root).list('offsets/');
+      const error = await store.getIntent(0).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as CheckpointError).message).toContain(path.join(root, key));
+      expect((error as CheckpointError).message).toMatch(/format version 2; this Sluice reads version 1/);
+    });
+
+    it('refuses a record without a format version', async () => {
+      const root = tempDir();
+      writeFileSync(path.join(root, 'metadata.json'), JSON.stringify({ ...metadata, formatVersion: undefined }));
+      await expect(checkpoint(root).getMetadata()).rejects.toThrow(/metadata\.json has format version undefined/);
+    });
+  });
+});
