@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -67,7 +67,7 @@ const PAGES = 5_000;
 
 /**
  * Generates `count` click events in arrival order. Category popularity follows Zipf's law
- * (weight 1/rank), so the first category gets about a sixth of the events and the last under 1%.
+ * (weight 1/rank), so the first category gets about 28% of the events and the last about 1.4%.
  * Throws a RangeError for a negative or fractional count.
  */
 export function generateClickEvents(options: ClickEventOptions): ClickEvent[] {

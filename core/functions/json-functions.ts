@@ -87,12 +87,13 @@ function parseSchemaText(text: string): DataType {
 /** Binders of the JSON functions. */
 export const jsonFunctions: FunctionTable = {
   from_json: (args, call) => {
-    requireArgument('from_json', args, ['string']);
+    requireArgument('from_json', args, ['string'], 'a string');
     const options = call.options as FromJsonCallOptions | undefined;
-    if (!options?.schema)
+    if (!options?.schema) {
       throw new AnalysisError(
         'from_json() needs a schema; build it with from_json(column, schema).',
       );
+    }
     const schema = asNullable(options.schema);
     return {
       dataType: schema,
@@ -101,7 +102,7 @@ export const jsonFunctions: FunctionTable = {
     };
   },
   to_json: (args) => {
-    requireArgument('to_json', args, ['struct', 'array', 'map']);
+    requireArgument('to_json', args, ['struct', 'array', 'map'], 'a struct, array or map');
     return {
       dataType: StringType,
       nullable: args[0].nullable,
@@ -114,11 +115,12 @@ function requireArgument(
   name: string,
   args: readonly BoundExpression[],
   kinds: readonly string[],
+  wanted: string,
 ): void {
   requireArity(name, args, 1);
   const t = args[0].dataType;
   if (!kinds.includes(t.kind) && t.kind !== 'null') {
-    throw new AnalysisError(`${name}() needs a ${kinds.join(', ')} argument, got ${typeName(t)}.`);
+    throw new AnalysisError(`${name}() needs ${wanted} argument, got ${typeName(t)}.`);
   }
 }
 
@@ -172,8 +174,9 @@ function malformedHandler(
 ): (malformed: MalformedRecord) => unknown {
   switch (options.mode) {
     case 'PERMISSIVE': {
-      const width = schema.kind === 'struct' ? schema.fields.length : 0;
-      return schema.kind === 'struct' ? (m) => permissiveRow(m, width, corruptIndex) : () => null;
+      if (schema.kind !== 'struct') return () => null;
+      const width = schema.fields.length;
+      return (m) => permissiveRow(m, width, corruptIndex);
     }
     case 'DROPMALFORMED':
       return () => {

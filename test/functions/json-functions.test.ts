@@ -257,7 +257,7 @@ describe('to_json', () => {
 
   it('needs a struct, array or map', () => {
     expect(() => bind(to_json('n'), schema)).toThrow(
-      /to_json\(\) needs a struct, array, map argument, got integer/,
+      /to_json\(\) needs a struct, array or map argument, got integer/,
     );
   });
 });

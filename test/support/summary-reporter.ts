@@ -1,0 +1,21 @@
+/**
+ * A Vitest reporter that ends the run with one plain line, `N passed, N failed, N skipped`, the form
+ * CI logs are read for.
+ */
+import type { Reporter, TestModule } from 'vitest/node';
+
+/** Prints the closing summary line. */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') counts.passed++;
+        else if (state === 'failed') counts.failed++;
+        else counts.skipped++;
+      }
+    }
+    console.log(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  }
+}
