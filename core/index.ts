@@ -98,6 +98,14 @@ export {
   type StateOperatorProgress,
   type StreamingQueryProgress,
 } from './streaming/progress.js';
-export type { CheckpointStore, CommitRecord, OffsetIntent, QueryMetadata } from './checkpoint/checkpoint-store.js';
+export type {
+  CheckpointBackend,
+  CheckpointStore,
+  CommitRecord,
+  OffsetIntent,
+  QueryMetadata,
+} from './checkpoint/checkpoint-store.js';
 export type { CreateResult, ObjectStore } from './checkpoint/object-store.js';
 export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
+export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
+export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';

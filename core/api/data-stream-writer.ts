@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { FileCheckpointStore } from '../checkpoint/file-checkpoint-store.js';
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { InvalidOptionError } from '../errors.js';
@@ -34,6 +35,7 @@ export class DataStreamWriter {
   private sinkOverride?: Sink;
   private readonly options = new Map<string, OptionValue>();
   private stepHook?: (step: BatchStep, batchId: number) => void;
+  private backend?: CheckpointBackend;
   private progressHook?: (p: StreamingQueryProgress) => void;
 
   constructor(private readonly df: DataFrame) {}
@@ -87,6 +89,15 @@ export class DataStreamWriter {
     return this;
   }
 
+  /**
+   * Keeps the checkpoint somewhere other than a local directory (e.g. `MemoryObjectStore` for an
+   * in-memory checkpoint); replaces option('checkpointLocation').
+   */
+  checkpoint(backend: CheckpointBackend): this {
+    this.backend = backend;
+    return this;
+  }
+
   /** Called with each batch's progress record (like a StreamingQueryListener). */
   onProgress(fn: (p: StreamingQueryProgress) => void): this {
     this.progressHook = fn;
@@ -106,22 +117,28 @@ export class DataStreamWriter {
   async start(): Promise<StreamingQuery> {
     checkStreamingPlan(this.df.plan, this.mode);
     const trigger = resolveTrigger(this.triggerSpec);
-    const checkpointDir = this.checkpointLocation();
-    const store = new LocalDirectoryStore(checkpointDir);
     const sink = this.sinkOverride ?? this.namedSink();
     const execution = await MicroBatchExecution.start({
+      ...(this.backend ?? this.localBackend()),
       plan: this.df.plan,
       outputMode: this.mode,
       sink,
-      checkpoint: new FileCheckpointStore(store),
-      stateObjects: store,
-      sourceMetadataPath: (i) => path.join(checkpointDir, 'sources', String(i)),
       numStatePartitions: positiveIntegerOption('numStatePartitions', this.options.get('numStatePartitions')) ?? DEFAULT_STATE_PARTITIONS,
       snapshotInterval: positiveIntegerOption('snapshotInterval', this.options.get('snapshotInterval')) ?? DEFAULT_SNAPSHOT_INTERVAL,
       queryName: this.name,
       afterStep: this.stepHook,
     });
     return new StreamingQuery(execution, trigger, this.name ?? null, this.progressHook);
+  }
+
+  private localBackend(): CheckpointBackend {
+    const directory = this.checkpointLocation();
+    const store = new LocalDirectoryStore(directory);
+    return {
+      checkpoint: new FileCheckpointStore(store),
+      stateObjects: store,
+      sourceMetadataPath: (i) => path.join(directory, 'sources', String(i)),
+    };
   }
 
   private checkpointLocation(): string {

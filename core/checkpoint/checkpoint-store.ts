@@ -4,7 +4,7 @@
  * becomes real only when commit#N is created. Records carry a format version and are validated on read.
  */
 import type { Offset } from '../sources/source.js';
-import type { CreateResult } from './object-store.js';
+import type { CreateResult, ObjectStore } from './object-store.js';
 
 /** Format version of every checkpoint record this code writes. */
 export const CHECKPOINT_FORMAT_VERSION = 1;
@@ -57,4 +57,12 @@ export interface CheckpointStore {
   putIntent(intent: OffsetIntent): Promise<CreateResult>;
   /** Creates the commit of a batch; 'exists' means another attempt committed it first. */
   putCommit(commit: CommitRecord): Promise<CreateResult>;
+}
+
+/** Where a query keeps its checkpoint and its state files. */
+export interface CheckpointBackend {
+  readonly checkpoint: CheckpointStore;
+  readonly stateObjects: ObjectStore;
+  /** A local directory per source for its own metadata (file sources need one). */
+  readonly sourceMetadataPath?: (sourceIndex: number) => string;
 }

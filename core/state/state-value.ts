@@ -13,10 +13,14 @@ export function copyStateValue<T>(v: T): T {
   return v;
 }
 
-/** Encodes a state value as JSON-able data: Sets, Maps, Uint8Arrays and non-finite numbers get tags. */
+/** Encodes a state value as JSON-able data: Sets, Maps, Uint8Arrays, non-finite numbers and -0 get tags. */
 export function encodeStateValue(v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : { $n: String(v) };
+  if (typeof v === 'number') {
+    // JSON has no NaN or Infinity, and writes -0 as 0 (a double's sign a min or max must keep).
+    if (Object.is(v, -0)) return { $n: '-0' };
+    return Number.isFinite(v) ? v : { $n: String(v) };
+  }
   if (typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(encodeStateValue);
   if (v instanceof Set) return { $set: [...v].map(encodeStateValue) };

@@ -22,11 +22,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   CHECKPOINT_FORMAT_VERSION,
-  type CheckpointStore,
+  type CheckpointBackend,
   type CommitRecord,
   type OffsetIntent,
 } from '../checkpoint/checkpoint-store.js';
-import type { ObjectStore } from '../checkpoint/object-store.js';
 import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
@@ -42,16 +41,11 @@ import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } fr
 /** The protocol steps, in order; `afterStep` observes each. */
 export type BatchStep = 'lease' | 'plan' | 'load' | 'run' | 'persist' | 'sink' | 'commit';
 
-/** What a micro-batch execution needs. */
-export interface MicroBatchExecutionOptions {
+/** What a micro-batch execution needs: the query, its sink, and where its checkpoint lives. */
+export interface MicroBatchExecutionOptions extends CheckpointBackend {
   readonly plan: LogicalPlan;
   readonly outputMode: OutputMode;
   readonly sink: Sink;
-  readonly checkpoint: CheckpointStore;
-  /** Where state files go (the checkpoint directory for the local backend). */
-  readonly stateObjects: ObjectStore;
-  /** Metadata directory for source `i`, when the checkpoint is local. */
-  readonly sourceMetadataPath?: (sourceIndex: number) => string;
   readonly numStatePartitions: number;
   readonly snapshotInterval: number;
   readonly queryName?: string;

@@ -1,0 +1,270 @@
+/**
+ * Engine benchmark (`npm run bench:engine`): the canonical clickstream query over one million JSON
+ * events held in memory, in events per second, for
+ * - the engine as a stream: a MemoryStream fed in micro-batches, append mode, a local checkpoint,
+ *   and a final event far in the future whose watermark closes every window;
+ * - the engine as a batch query: createDataFrame + collect;
+ * - a hand-written loop doing the same work (JSON.parse, Date.parse, window start, watermark check,
+ *   Map counting): the reference, the speed of doing this query by hand in JavaScript;
+ * - DuckDB on one thread, over the same events as an NDJSON file (the query is timed, not the write).
+ *
+ * Figures are meaningless if the contenders compute different things, so every run's counts are
+ * checked: the stream must equal the loop run micro-batch by micro-batch (a late event is dropped
+ * when the watermark of the batches before it has closed its window), and the batch query and
+ * DuckDB must equal the loop over all events at once. A mismatch exits with status 1.
+ *
+ * Each contender runs once to warm up, then three times, interleaved so that drift on the machine
+ * hits all of them alike; the table shows the median. The last line of output is one JSON object:
+ * {"engine_eps", "loop_eps", "duckdb_eps", "engine_vs_loop", "engine_vs_duckdb"}, with the stream
+ * as "engine".
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { col, type DataFrame, from_json, type RowObject, SluiceSession, window } from '../core/index.js';
+import { CLICK_EVENT_SCHEMA, type ClickEvent, generateClickEventLines } from './clickstream-events.js';
+
+const EVENT_COUNT = 1_000_000;
+const BATCH_SIZE = 100_000;
+const TIMED_RUNS = 3;
+const WINDOW_MS = 10 * 60_000;
+const WATERMARK_DELAY_MS = 15 * 60_000;
+/** Sent after the events: its watermark closes every window of the run, so append mode emits them all. */
+const FLUSH_EVENT = JSON.stringify({ ts: '2099-01-01T00:00:00.000Z', category: 'flush', user: 'u0', page: '/' });
+
+/** Event counts by `<window start in ms> <category>`: the form every contender's result is compared in. */
+type Counts = Map<string, number>;
+
+/** What one run computed. */
+interface RunResult {
+  readonly counts: Counts;
+  /** Events dropped as late (only a stream drops any). */
+  readonly late: number;
+}
+
+interface Contender {
+  readonly label: string;
+  readonly run: () => Promise<RunResult>;
+  /** What its result must equal. */
+  readonly expected: RunResult;
+  readonly seconds: number[];
+}
+
+/** The canonical query: parse, watermark, count per 10-minute window and category. */
+function canonicalQuery(events: DataFrame): DataFrame {
+  return events
+    .select(from_json(col('value'), CLICK_EVENT_SCHEMA).alias('e'))
+    .select('e.*')
+    .withWatermark('ts', '15 minutes')
+    .groupBy(window(col('ts'), '10 minutes'), col('category'))
+    .count();
+}
+
+/**
+ * The reference: the query written by hand. Events are taken `batchSize` at a time, like the
+ * stream's micro-batches; within a batch the watermark is the max event time of the batches before,
+ * minus the delay, and an event whose window ends at or before it is dropped as late. With one batch
+ * of everything nothing is late, which is the batch query's answer.
+ */
+function countWithLoop(lines: readonly string[], batchSize: number): RunResult {
+  const counts: Counts = new Map();
+  let late = 0;
+  let maxEventTime = -Infinity;
+  for (let from = 0; from < lines.length; from += batchSize) {
+    const watermark = maxEventTime - WATERMARK_DELAY_MS;
+    const to = Math.min(from + batchSize, lines.length);
+    for (let i = from; i < to; i++) {
+      const event = JSON.parse(lines[i]) as ClickEvent;
+      const ts = Date.parse(event.ts);
+      if (ts > maxEventTime) maxEventTime = ts;
+      const start = ts - (ts % WINDOW_MS);
+      if (start + WINDOW_MS <= watermark) {
+        late++;
+        continue;
+      }
+      const key = `${start} ${event.category}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return { counts, late };
+}
+
+/** Adds one output row of the canonical query (timestamps in microseconds) to `counts`. */
+function addOutputRow(counts: Counts, row: RowObject): void {
+  const { start } = row.window as { start: number };
+  counts.set(`${start / 1000} ${row.category as string}`, row.count as number);
+}
+
+async function runEngineStream(lines: readonly string[]): Promise<RunResult> {
+  const session = new SluiceSession();
+  const input = session.memoryStream('value STRING', 'clicks');
+  const checkpoint = await mkdtemp(path.join(os.tmpdir(), 'sluice-bench-checkpoint-'));
+  const counts: Counts = new Map();
+  let late = 0;
+  try {
+    const query = await canonicalQuery(session.readStream.memory(input))
+      .writeStream.outputMode('append')
+      .option('checkpointLocation', checkpoint)
+      .foreachBatch((rows) => rows.forEach((r) => addOutputRow(counts, r)))
+      .onProgress((p) => (late += p.lateRowsDropped))
+      .start();
+    // One addData per micro-batch: processAllAvailable returns once the batch and the no-data batch
+    // that applies its watermark have run, so batches are cut exactly at BATCH_SIZE.
+    for (let from = 0; from < lines.length; from += BATCH_SIZE) {
+      input.addData(lines.slice(from, from + BATCH_SIZE).map((value) => ({ value })));
+      await query.processAllAvailable();
+    }
+    input.addData([{ value: FLUSH_EVENT }]);
+    await query.processAllAvailable();
+    await query.stop();
+  } finally {
+    await rm(checkpoint, { recursive: true, force: true });
+  }
+  return { counts, late };
+}
+
+async function runEngineBatch(lines: readonly string[]): Promise<RunResult> {
+  const session = new SluiceSession();
+  const events = session.createDataFrame(
+    lines.map((value) => ({ value })),
+    'value STRING',
+  );
+  const counts: Counts = new Map();
+  for (const row of await canonicalQuery(events).collect()) addOutputRow(counts, row);
+  return { counts, late: 0 };
+}
+
+/** Opens DuckDB on one thread and returns the canonical query over the NDJSON file `file`. */
+async function duckDbQuery(file: string): Promise<{ run: () => Promise<RunResult>; close: () => void }> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run('SET threads=1');
+  const sql = `
+    SELECT epoch_ms(time_bucket(INTERVAL 10 MINUTE, ts)) AS window_start, category, count(*) AS n
+    FROM read_json('${file}', format = 'newline_delimited',
+      columns = {ts: 'TIMESTAMP', category: 'VARCHAR', user: 'VARCHAR', page: 'VARCHAR'})
+    GROUP BY ALL`;
+  const run = async (): Promise<RunResult> => {
+    const reader = await connection.runAndReadAll(sql);
+    const counts: Counts = new Map();
+    for (const [start, category, n] of reader.getRows()) counts.set(`${start} ${String(category)}`, Number(n));
+    return { counts, late: 0 };
+  };
+  const close = () => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  return { run, close };
+}
+
+/** Why `actual` differs from `expected` (up to five differing groups), or undefined when they agree. */
+function difference(actual: RunResult, expected: RunResult): string | undefined {
+  const problems: string[] = [];
+  if (actual.late !== expected.late) problems.push(`${actual.late} late events dropped, expected ${expected.late}`);
+  const keys = new Set([...actual.counts.keys(), ...expected.counts.keys()]);
+  let differing = 0;
+  for (const key of keys) {
+    const [a, e] = [actual.counts.get(key), expected.counts.get(key)];
+    if (a === e) continue;
+    if (++differing <= 5) problems.push(`${describeKey(key)}: ${a ?? 'missing'}, expected ${e ?? 'missing'}`);
+  }
+  if (differing > 5) problems.push(`... ${differing} groups differ in all`);
+  return problems.length === 0 ? undefined : problems.join('\n  ');
+}
+
+function describeKey(key: string): string {
+  const [start, category] = key.split(' ');
+  return `window ${new Date(Number(start)).toISOString()} ${category}`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function sum(counts: Counts): number {
+  let total = 0;
+  for (const n of counts.values()) total += n;
+  return total;
+}
+
+function pad(text: string, width: number, alignRight = false): string {
+  return alignRight ? text.padStart(width) : text.padEnd(width);
+}
+
+async function main(): Promise<number> {
+  const lines = generateClickEventLines({ count: EVENT_COUNT });
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'sluice-bench-'));
+  const ndjson = path.join(directory, 'events.ndjson');
+  await writeFile(ndjson, `${lines.join('\n')}\n`);
+  const duckDb = await duckDbQuery(ndjson);
+  try {
+    const streamed = countWithLoop(lines, BATCH_SIZE);
+    const whole = countWithLoop(lines, lines.length);
+    if (sum(whole.counts) !== EVENT_COUNT || sum(streamed.counts) + streamed.late !== EVENT_COUNT) {
+      throw new Error('The reference loop lost events; the benchmark itself is broken.');
+    }
+    const batches = Math.ceil(EVENT_COUNT / BATCH_SIZE);
+    const contenders: Contender[] = [
+      {
+        label: `engine, stream (${batches} x ${BATCH_SIZE.toLocaleString('en-US')}, append)`,
+        run: () => runEngineStream(lines),
+        expected: streamed,
+        seconds: [],
+      },
+      { label: 'engine, batch (collect)', run: () => runEngineBatch(lines), expected: whole, seconds: [] },
+      { label: 'plain JS loop', run: async () => countWithLoop(lines, BATCH_SIZE), expected: streamed, seconds: [] },
+      { label: 'DuckDB (threads=1, NDJSON)', run: duckDb.run, expected: whole, seconds: [] },
+    ];
+    for (let round = 0; round <= TIMED_RUNS; round++) {
+      for (const c of contenders) {
+        const started = performance.now();
+        const result = await c.run();
+        const elapsed = (performance.now() - started) / 1000;
+        const problem = difference(result, c.expected);
+        if (problem !== undefined) {
+          console.error(`${c.label} computed different counts than the reference:\n  ${problem}`);
+          return 1;
+        }
+        if (round > 0) c.seconds.push(elapsed); // round 0 warms up
+      }
+    }
+
+    const eps = contenders.map((c) => EVENT_COUNT / median(c.seconds));
+    const [engine, , loop, duck] = eps;
+    console.log(
+      `Canonical query over ${EVENT_COUNT.toLocaleString('en-US')} JSON events: ${whole.counts.size.toLocaleString('en-US')} ` +
+        `(window, category) groups; the stream drops ${streamed.late.toLocaleString('en-US')} late events. ` +
+        `All counts verified. Median of ${TIMED_RUNS} runs after a warm-up.`,
+    );
+    console.log(`${pad('', 40)}${pad('events/s', 12, true)}${pad('seconds', 10, true)}${pad('vs loop', 10, true)}`);
+    contenders.forEach((c, i) => {
+      console.log(
+        pad(c.label, 40) +
+          pad(Math.round(eps[i]).toLocaleString('en-US'), 12, true) +
+          pad(median(c.seconds).toFixed(2), 10, true) +
+          pad((eps[i] / loop).toFixed(2), 10, true),
+      );
+    });
+    const figures = {
+      engine_eps: Math.round(engine),
+      loop_eps: Math.round(loop),
+      duckdb_eps: Math.round(duck),
+      engine_vs_loop: round2(engine / loop),
+      engine_vs_duckdb: round2(engine / duck),
+    };
+    console.log(`engine/loop ${figures.engine_vs_loop}, engine/DuckDB ${figures.engine_vs_duckdb} (target: engine/loop >= 0.5)`);
+    console.log(JSON.stringify(figures));
+    return 0;
+  } finally {
+    duckDb.close();
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+process.exitCode = await main();
