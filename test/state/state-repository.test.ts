@@ -265,8 +265,8 @@ describe('StateRepository', () => {
       const file = path.join(root, stateFile);
       const bytes = readFileSync(file);
       const bodyStart = bytes.indexOf('\n') + 1;
-      const digit = bytes.indexOf('12345', bodyStart);
-      bytes[digit] ^= 0x01; // '1' becomes '0': still valid JSON, but not what was written
+      const lastDigit = bytes.indexOf('12345', bodyStart) + 4;
+      bytes[lastDigit] ^= 0x01; // 12345 becomes 12344: still valid JSON, but not what was written
       writeFileSync(file, bytes);
       const error = await repository.load(v0.manifestKey, 1).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);

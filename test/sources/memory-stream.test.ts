@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidOptionError } from '../../core/errors.js';
+import { MemoryStream } from '../../core/sources/memory-stream.js';
+import { parseSchema } from '../../core/types/type-names.js';
+
+const schema = parseSchema('id INT, name STRING');
+
+describe('MemoryStream', () => {
+  it('has no offset before any data is added', async () => {
+    const stream = new MemoryStream(schema);
+    expect(await stream.latestOffset(undefined)).toBeUndefined();
+  });
+
+  it('uses the number of rows added so far as its offset', async () => {
+    const stream = new MemoryStream(schema);
+    expect(stream.addData([{ id: 1, name: 'a' }, { id: 2, name: 'b' }])).toBe(2);
+    expect(await stream.latestOffset(undefined)).toBe(2);
+    expect(stream.addData([{ id: 3, name: 'c' }])).toBe(3);
+    expect(await stream.latestOffset(2)).toBe(3);
+  });
+
+  it('returns the start offset when nothing was added since', async () => {
+    const stream = new MemoryStream(schema);
+    stream.addData([{ id: 1, name: 'a' }]);
+    expect(await stream.latestOffset(1)).toBe(1);
+  });
+
+  it('reads the rows between two offsets as engine rows in schema order, missing fields as null', async () => {
+    const stream = new MemoryStream(schema);
+    stream.addData([{ name: 'a', id: 1 }, { id: 2 }]);
+    stream.addData([{ id: 3, name: 'c' }]);
+    expect(await stream.getBatch(undefined, 2)).toEqual([
+      [1, 'a'],
+      [2, null],
+    ]);
+    expect(await stream.getBatch(2, 3)).toEqual([[3, 'c']]);
+  });
+
+  it('replays the same rows for the same offsets, however much was added later', async () => {
+    const stream = new MemoryStream(schema);
+    stream.addData([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+    const first = await stream.getBatch(1, 2);
+    stream.addData([{ id: 3, name: 'c' }]);
+    expect(await stream.getBatch(1, 2)).toEqual(first);
+  });
+
+  it('refuses a row that is not an object, naming its position and the stream, and adds none of the call', async () => {
+    const stream = new MemoryStream(schema, 'clicks');
+    stream.addData([{ id: 1, name: 'a' }]);
+    expect(() => stream.addData([{ id: 2 }, [3, 'c'] as unknown as object])).toThrow(InvalidOptionError);
+    expect(() => stream.addData([null as unknown as object])).toThrow(/MemoryStream\[clicks\]\.addData: row 0/);
+    expect(await stream.latestOffset(undefined)).toBe(1);
+  });
+});
