@@ -21,14 +21,15 @@ export class MemoryStream implements Source {
     return `MemoryStream[${this.name}]`;
   }
 
-  /** Appends rows (objects keyed by column name); returns the offset after them. */
+  /** Appends rows (objects keyed by column name) all at once or, when one is invalid, none; returns the offset after them. */
   addData(rows: readonly RowObject[]): number {
-    for (const [i, r] of rows.entries()) {
+    const converted = rows.map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) {
         throw new InvalidOptionError(`${this.description}.addData: row ${i} is not an object keyed by column name.`);
       }
-      this.rows.push(fromRowObject(r, this.schema));
-    }
+      return fromRowObject(r, this.schema);
+    });
+    for (const row of converted) this.rows.push(row); // not push(...): spreading a large batch overflows the stack
     return this.rows.length;
   }
 

@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { col, SluiceSession, sum } from '../../core/index.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const rows = [
+  { id: 1, name: 'ada', score: 1.5, ts: Date.UTC(2026, 0, 1, 10) * 1000 },
+  { id: 2, name: null, score: null, ts: null },
+];
+const SCHEMA = 'id INT, name STRING, score DOUBLE, ts TIMESTAMP';
+
+describe('reading and writing files', () => {
+  for (const format of ['json', 'csv', 'parquet'] as const) {
+    it(`writes a ${format} directory and reads it back with the same rows`, async () => {
+      const session = new SluiceSession();
+      const dir = path.join(tempDir(), 'out');
+      await session.createDataFrame(rows, SCHEMA).write.format(format).option('header', true).save(dir);
+      expect(existsSync(path.join(dir, '_SUCCESS'))).toBe(true);
+      const back = session.read.format(format).option('header', true).schema(SCHEMA).load(dir);
+      expect(await back.orderBy('id').collect()).toEqual(rows);
+    });
+  }
+
+  it('writes and reads text, one line per row', async () => {
+    const session = new SluiceSession();
+    const dir = path.join(tempDir(), 'text');
+    await session.createDataFrame([{ value: 'a' }, { value: 'b c' }], 'value STRING').write.text(dir);
+    expect(await session.read.text(dir).collect()).toEqual([{ value: 'a' }, { value: 'b c' }]);
+  });
+
+  it('infers a JSON schema, reads gzip files, and skips hidden and underscore files', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'a.json'), '{"k":"x","n":1}\n{"k":"y","n":2}\n');
+    writeFileSync(path.join(dir, 'b.json.gz'), gzipSync('{"k":"x","n":40}\n'));
+    writeFileSync(path.join(dir, '_ignored.json'), '{"k":"ignored","n":100}\n');
+    writeFileSync(path.join(dir, '.hidden.json'), '{"k":"hidden","n":100}\n');
+    const session = new SluiceSession();
+    const df = session.read.json(dir);
+    expect(df.schema.fields.map((f) => `${f.name}:${f.dataType.kind}`)).toEqual(['k:string', 'n:long']);
+    expect(await df.groupBy('k').agg(sum('n').alias('total')).orderBy('k').collect()).toEqual([
+      { k: 'x', total: 41 },
+      { k: 'y', total: 2 },
+    ]);
+  });
+
+  it('reads CSV with a header and inferred types', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'data.csv'), 'city;visits\n"Lyon; FR";3\nOslo;4\n');
+    const session = new SluiceSession();
+    const df = session.read.option('header', 'true').option('delimiter', ';').option('inferSchema', 'true').csv(dir);
+    expect(await df.filter(col('visits').gt(3)).collect()).toEqual([{ city: 'Oslo', visits: 4 }]);
+    expect(await df.count()).toBe(2);
+  });
+
+  it('honours save modes', async () => {
+    const session = new SluiceSession();
+    const dir = path.join(tempDir(), 'modes');
+    const df = session.createDataFrame([{ value: 'a' }], 'value STRING');
+    await df.write.json(dir);
+    await expect(df.write.json(dir)).rejects.toThrow(/already exists; use mode\('overwrite'\)/);
+    await df.write.mode('append').json(dir);
+    expect(await session.read.schema('value STRING').json(dir).count()).toBe(2);
+    await df.write.mode('overwrite').json(dir);
+    expect(await session.read.schema('value STRING').json(dir).count()).toBe(1);
+    await df.write.mode('ignore').json(dir);
+    expect(await session.read.schema('value STRING').json(dir).count()).toBe(1);
+  });
+
+  it('names a missing path and an unknown format', () => {
+    const session = new SluiceSession();
+    expect(() => session.read.json('/no/such/dir')).toThrow(/Path does not exist: \/no\/such\/dir/);
+    expect(() => session.read.format('avro')).toThrow(/Unknown file format 'avro'/);
+  });
+
+  it('refuses to infer a schema from an empty directory', () => {
+    const dir = path.join(tempDir(), 'empty');
+    mkdirSync(dir);
+    expect(() => new SluiceSession().read.json(dir)).toThrow(/Unable to infer schema for json/);
+  });
+});
