@@ -10,7 +10,12 @@
 import { statSync } from 'node:fs';
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { CheckpointError, InvalidOptionError } from '../errors.js';
-import { type FileFormat, type FileReadOptions, listDataFiles, readDataFile } from '../io/data-files.js';
+import {
+  type FileFormat,
+  type FileReadOptions,
+  listDataFiles,
+  readDataFile,
+} from '../io/data-files.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import type { Offset, Source, SourceContext } from './source.js';
@@ -42,7 +47,9 @@ export class FileStreamSource implements Source {
     context: SourceContext,
   ) {
     if (!context.metadataPath) {
-      throw new InvalidOptionError(`FileSource[${options.directory}] needs a checkpointLocation to remember which files it read.`);
+      throw new InvalidOptionError(
+        `FileSource[${options.directory}] needs a checkpointLocation to remember which files it read.`,
+      );
     }
     this.schema = options.read.schema;
     this.description = `FileSource[${options.directory}]`;
@@ -50,8 +57,8 @@ export class FileStreamSource implements Source {
   }
 
   async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
-    const log = await this.fileLog();
     const from = (start as number | undefined) ?? 0;
+    const log = await this.logCovering(from);
     if (log.length > from) return this.limit(from, log.length); // admitted by an earlier attempt
     const seen = new Set(log);
     const fresh = this.order(listDataFiles(this.options.directory).filter((f) => !seen.has(f)));
@@ -68,8 +75,13 @@ export class FileStreamSource implements Source {
   }
 
   async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
-    const files = (await this.fileLog()).slice((start as number | undefined) ?? 0, end as number);
-    const contents = await Promise.all(files.map((f) => readDataFile(f, this.options.format, this.options.read)));
+    const files = (await this.logCovering(end as number)).slice(
+      (start as number | undefined) ?? 0,
+      end as number,
+    );
+    const contents = await Promise.all(
+      files.map((f) => readDataFile(f, this.options.format, this.options.read)),
+    );
     return contents.flatMap((c) => c.rows);
   }
 
@@ -85,15 +97,42 @@ export class FileStreamSource implements Source {
     return withTime.map((x) => x.f);
   }
 
+  /**
+   * The file log, holding at least `offset` files. It is re-read when shorter, since another run may
+   * have extended it; still shorter means the checkpoint's offsets refer to files the log lost, and
+   * going on would admit those files again.
+   */
+  private async logCovering(offset: number): Promise<string[]> {
+    if ((await this.fileLog()).length < offset) this.files = undefined;
+    const log = await this.fileLog();
+    if (log.length < offset) {
+      throw new CheckpointError(
+        `File source log ${this.log.location} lists ${log.length} files, but the checkpoint's offsets refer to ${offset}; the log is damaged. Start the query on a new checkpointLocation.`,
+      );
+    }
+    return log;
+  }
+
   /** The whole file log, read once per run and then extended in memory. */
   private async fileLog(): Promise<string[]> {
     if (this.files) return this.files;
     const files: string[] = [];
     for (const key of await this.log.list('')) {
-      const entry = JSON.parse(Buffer.from((await this.log.get(key))!).toString('utf8')) as LogEntry;
-      if (entry.formatVersion !== 1 || entry.start !== files.length) {
-        throw new CheckpointError(`File source log ${this.log.location}/${key} is corrupt or out of order.`);
+      const corrupt = (cause?: unknown) =>
+        new CheckpointError(
+          `File source log ${this.log.location}/${key} is corrupt or out of order.`,
+          { cause },
+        );
+      let entry: LogEntry | null;
+      try {
+        entry = JSON.parse(
+          Buffer.from((await this.log.get(key))!).toString('utf8'),
+        ) as LogEntry | null;
+      } catch (e) {
+        throw corrupt(e);
       }
+      if (entry?.formatVersion !== 1 || entry.start !== files.length || !Array.isArray(entry.files))
+        throw corrupt();
       files.push(...entry.files);
     }
     this.files = files;

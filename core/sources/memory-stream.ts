@@ -25,7 +25,9 @@ export class MemoryStream implements Source {
   addData(rows: readonly RowObject[]): number {
     const converted = rows.map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-        throw new InvalidOptionError(`${this.description}.addData: row ${i} is not an object keyed by column name.`);
+        throw new InvalidOptionError(
+          `${this.description}.addData: row ${i} is not an object keyed by column name.`,
+        );
       }
       return fromRowObject(r, this.schema);
     });

@@ -53,8 +53,13 @@ export class StateRepository {
   ) {}
 
   /** Loads the version named by `manifestKey` (an empty state when null) for operators `0..operatorCount-1`. */
-  async load(manifestKey: string | null, operatorCount: number): Promise<{ manifest: StateManifest; stores: KeyedStateStore[] }> {
-    const manifest = manifestKey ? await this.readManifest(manifestKey) : this.emptyManifest(operatorCount);
+  async load(
+    manifestKey: string | null,
+    operatorCount: number,
+  ): Promise<{ manifest: StateManifest; stores: KeyedStateStore[] }> {
+    const manifest = manifestKey
+      ? await this.readManifest(manifestKey)
+      : this.emptyManifest(operatorCount);
     const stores = await Promise.all(
       Array.from({ length: operatorCount }, (_, op) => this.loadOperator(manifest, op)),
     );
@@ -76,7 +81,15 @@ export class StateRepository {
         const files = [...(previous.operators[op] ?? this.emptyPartitions())];
         await Promise.all(
           [...store.takeChanges()].map(async ([p, changes]) => {
-            const written = await this.writePartition(op, p, batchId, attemptId, files[p], store, changes);
+            const written = await this.writePartition(
+              op,
+              p,
+              batchId,
+              attemptId,
+              files[p],
+              store,
+              changes,
+            );
             files[p] = written.files;
             filesWritten++;
             bytesWritten += written.bytes;
@@ -85,11 +98,21 @@ export class StateRepository {
         operators[op] = files;
       }),
     );
-    const manifest: StateManifest = { formatVersion: FORMAT_VERSION, batchId, numPartitions: this.numPartitions, operators };
+    const manifest: StateManifest = {
+      formatVersion: FORMAT_VERSION,
+      batchId,
+      numPartitions: this.numPartitions,
+      operators,
+    };
     const manifestKey = `state/manifests/${String(batchId).padStart(20, '0')}-${attemptId}.json`;
     const bytes = Buffer.from(JSON.stringify(manifest));
     await this.store.put(manifestKey, bytes);
-    return { manifestKey, manifest, filesWritten: filesWritten + 1, bytesWritten: bytesWritten + bytes.length };
+    return {
+      manifestKey,
+      manifest,
+      filesWritten: filesWritten + 1,
+      bytesWritten: bytesWritten + bytes.length,
+    };
   }
 
   private async writePartition(
@@ -111,7 +134,9 @@ export class StateRepository {
     }
     const bytes = encodeFile(kind, lines);
     await this.store.put(key, bytes);
-    const files = snapshot ? { snapshot: key, deltas: [] } : { snapshot: current.snapshot, deltas: [...current.deltas, key] };
+    const files = snapshot
+      ? { snapshot: key, deltas: [] }
+      : { snapshot: current.snapshot, deltas: [...current.deltas, key] };
     return { files, bytes: bytes.length };
   }
 
@@ -119,7 +144,13 @@ export class StateRepository {
     const store = new KeyedStateStore(this.numPartitions);
     const partitions = manifest.operators[op] ?? this.emptyPartitions();
     const contents = await Promise.all(
-      partitions.map((files) => Promise.all([files.snapshot, ...files.deltas].filter((k): k is string => k !== null).map((k) => this.readFile(k)))),
+      partitions.map((files) =>
+        Promise.all(
+          [files.snapshot, ...files.deltas]
+            .filter((k): k is string => k !== null)
+            .map((k) => this.readFile(k)),
+        ),
+      ),
     );
     contents.forEach((files, p) => {
       for (const entries of files) {
@@ -132,13 +163,14 @@ export class StateRepository {
 
   private async readManifest(key: string): Promise<StateManifest> {
     const bytes = await this.required(key);
-    let manifest: StateManifest;
+    let manifest: StateManifest | null;
     try {
       manifest = JSON.parse(Buffer.from(bytes).toString('utf8'));
     } catch (e) {
       throw corrupt(this.store, key, 'not valid JSON', e);
     }
-    if (manifest.formatVersion !== FORMAT_VERSION) throw corrupt(this.store, key, `unknown format version ${manifest.formatVersion}`);
+    if (manifest?.formatVersion !== FORMAT_VERSION)
+      throw corrupt(this.store, key, `unknown format version ${manifest?.formatVersion}`);
     if (manifest.numPartitions !== this.numPartitions) {
       throw new CheckpointError(
         `State manifest ${this.store.location}/${key} has ${manifest.numPartitions} partitions but the query uses ${this.numPartitions}; the partition count is fixed when a checkpoint is created.`,
@@ -152,13 +184,14 @@ export class StateRepository {
     const newline = text.indexOf('\n');
     const headerText = newline < 0 ? text : text.slice(0, newline);
     const body = newline < 0 ? '' : text.slice(newline + 1);
-    let header: { formatVersion?: number; sha256?: string };
+    let header: { formatVersion?: number; sha256?: string } | null;
     try {
       header = JSON.parse(headerText);
     } catch (e) {
       throw corrupt(this.store, key, 'unreadable header', e);
     }
-    if (header.formatVersion !== FORMAT_VERSION) throw corrupt(this.store, key, `unknown format version ${header.formatVersion}`);
+    if (header?.formatVersion !== FORMAT_VERSION)
+      throw corrupt(this.store, key, `unknown format version ${header?.formatVersion}`);
     if (header.sha256 !== sha256(body)) throw corrupt(this.store, key, 'checksum mismatch');
     if (body === '') return [];
     return body.split('\n').map((line) => {
@@ -180,7 +213,12 @@ export class StateRepository {
   private emptyManifest(operatorCount: number): StateManifest {
     const operators: Record<string, PartitionFiles[]> = {};
     for (let op = 0; op < operatorCount; op++) operators[op] = this.emptyPartitions();
-    return { formatVersion: FORMAT_VERSION, batchId: -1, numPartitions: this.numPartitions, operators };
+    return {
+      formatVersion: FORMAT_VERSION,
+      batchId: -1,
+      numPartitions: this.numPartitions,
+      operators,
+    };
   }
 
   private emptyPartitions(): PartitionFiles[] {
@@ -198,7 +236,12 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function corrupt(store: ObjectStore, key: string, problem: string, cause?: unknown): CheckpointError {
+function corrupt(
+  store: ObjectStore,
+  key: string,
+  problem: string,
+  cause?: unknown,
+): CheckpointError {
   return new CheckpointError(
     `State file ${store.location}/${key} is corrupt (${problem}). Restore it from a backup or start the query on a new checkpoint.`,
     { cause },

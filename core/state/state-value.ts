@@ -9,7 +9,8 @@ export function copyStateValue<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(copyStateValue) as T;
   if (v instanceof Set) return new Set([...v].map(copyStateValue)) as T;
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [copyStateValue(k), copyStateValue(x)])) as T;
+  if (v instanceof Map)
+    return new Map([...v].map(([k, x]) => [copyStateValue(k), copyStateValue(x)])) as T;
   return v;
 }
 
@@ -24,7 +25,8 @@ export function encodeStateValue(v: unknown): unknown {
   if (typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(encodeStateValue);
   if (v instanceof Set) return { $set: [...v].map(encodeStateValue) };
-  if (v instanceof Map) return { $map: [...v].map(([k, x]) => [encodeStateValue(k), encodeStateValue(x)]) };
+  if (v instanceof Map)
+    return { $map: [...v].map(([k, x]) => [encodeStateValue(k), encodeStateValue(x)]) };
   if (v instanceof Uint8Array) return { $bin: Buffer.from(v).toString('base64') };
   throw new TypeError(`Cannot encode state value of type ${v.constructor.name}.`);
 }
@@ -37,7 +39,12 @@ export function decodeStateValue(v: unknown): unknown {
   if ('$n' in tagged) return Number(tagged.$n);
   if ('$set' in tagged) return new Set((tagged.$set as unknown[]).map(decodeStateValue));
   if ('$map' in tagged) {
-    return new Map((tagged.$map as [unknown, unknown][]).map(([k, x]) => [decodeStateValue(k), decodeStateValue(x)]));
+    return new Map(
+      (tagged.$map as [unknown, unknown][]).map(([k, x]) => [
+        decodeStateValue(k),
+        decodeStateValue(x),
+      ]),
+    );
   }
   if ('$bin' in tagged) return new Uint8Array(Buffer.from(tagged.$bin as string, 'base64'));
   throw new TypeError(`Unknown state value tag in ${JSON.stringify(v).slice(0, 80)}.`);

@@ -56,7 +56,9 @@ describe('FileCheckpointStore', () => {
     it('is created once: a second create reports exists and the first stays', async () => {
       const store = checkpoint();
       await store.createMetadata(metadata);
-      expect(await store.createMetadata({ ...metadata, queryId: 'other', numStatePartitions: 4 })).toBe('exists');
+      expect(
+        await store.createMetadata({ ...metadata, queryId: 'other', numStatePartitions: 4 }),
+      ).toBe('exists');
       expect(await store.getMetadata()).toEqual(metadata);
     });
 
@@ -128,10 +130,16 @@ describe('FileCheckpointStore', () => {
 
     it('fails with a CheckpointError naming the file when a record is JSON but not an object', async () => {
       const root = tempDir();
-      writeFileSync(path.join(root, 'metadata.json'), 'null');
-      const error = await checkpoint(root).getMetadata().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(CheckpointError);
-      expect((error as CheckpointError).message).toContain(path.join(root, 'metadata.json'));
+      for (const notARecord of ['null', '42', '[1]']) {
+        writeFileSync(path.join(root, 'metadata.json'), notARecord);
+        const error = await checkpoint(root)
+          .getMetadata()
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(CheckpointError);
+        expect((error as CheckpointError).message).toContain(
+          `${path.join(root, 'metadata.json')} is corrupt (not a JSON object)`,
+        );
+      }
     });
 
     it('fails with a CheckpointError naming the file and both versions when the format version is unknown', async () => {
@@ -142,13 +150,20 @@ describe('FileCheckpointStore', () => {
       const error = await store.getIntent(0).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as CheckpointError).message).toContain(path.join(root, key));
-      expect((error as CheckpointError).message).toMatch(/format version 2; this Sluice reads version 1/);
+      expect((error as CheckpointError).message).toMatch(
+        /format version 2; this Sluice reads version 1/,
+      );
     });
 
     it('refuses a record without a format version', async () => {
       const root = tempDir();
-      writeFileSync(path.join(root, 'metadata.json'), JSON.stringify({ ...metadata, formatVersion: undefined }));
-      await expect(checkpoint(root).getMetadata()).rejects.toThrow(/metadata\.json has format version undefined/);
+      writeFileSync(
+        path.join(root, 'metadata.json'),
+        JSON.stringify({ ...metadata, formatVersion: undefined }),
+      );
+      await expect(checkpoint(root).getMetadata()).rejects.toThrow(
+        /metadata\.json has format version undefined/,
+      );
     });
   });
 });

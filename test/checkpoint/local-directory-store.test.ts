@@ -32,10 +32,22 @@ describe('LocalDirectoryStore', () => {
 
   it('lists the keys under a prefix, sorted, including nested ones', async () => {
     const store = new LocalDirectoryStore(tempDir());
-    for (const key of ['commits/2.json', 'offsets/1.json', 'commits/10.json', 'commits/1.json', 'commits/x/deep.json', 'top.json']) {
+    for (const key of [
+      'commits/2.json',
+      'offsets/1.json',
+      'commits/10.json',
+      'commits/1.json',
+      'commits/x/deep.json',
+      'top.json',
+    ]) {
       await store.put(key, bytes(key));
     }
-    expect(await store.list('commits/')).toEqual(['commits/1.json', 'commits/10.json', 'commits/2.json', 'commits/x/deep.json']);
+    expect(await store.list('commits/')).toEqual([
+      'commits/1.json',
+      'commits/10.json',
+      'commits/2.json',
+      'commits/x/deep.json',
+    ]);
     expect(await store.list('commits/1')).toEqual(['commits/1.json', 'commits/10.json']);
     expect(await store.list('')).toEqual([
       'commits/1.json',
@@ -80,7 +92,9 @@ describe('LocalDirectoryStore', () => {
   it("lets exactly one of 20 concurrent putIfAbsent calls on one key win, and keeps the winner's content", async () => {
     const store = new LocalDirectoryStore(tempDir());
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => store.putIfAbsent('commits/7.json', bytes(`writer ${i}`))),
+      Array.from({ length: 20 }, (_, i) =>
+        store.putIfAbsent('commits/7.json', bytes(`writer ${i}`)),
+      ),
     );
     expect(results.filter((r) => r === 'created')).toHaveLength(1);
     expect(results.filter((r) => r === 'exists')).toHaveLength(19);

@@ -13,7 +13,12 @@ describe('MemoryStream', () => {
 
   it('uses the number of rows added so far as its offset', async () => {
     const stream = new MemoryStream(schema);
-    expect(stream.addData([{ id: 1, name: 'a' }, { id: 2, name: 'b' }])).toBe(2);
+    expect(
+      stream.addData([
+        { id: 1, name: 'a' },
+        { id: 2, name: 'b' },
+      ]),
+    ).toBe(2);
     expect(await stream.latestOffset(undefined)).toBe(2);
     expect(stream.addData([{ id: 3, name: 'c' }])).toBe(3);
     expect(await stream.latestOffset(2)).toBe(3);
@@ -38,7 +43,10 @@ describe('MemoryStream', () => {
 
   it('replays the same rows for the same offsets, however much was added later', async () => {
     const stream = new MemoryStream(schema);
-    stream.addData([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+    stream.addData([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
     const first = await stream.getBatch(1, 2);
     stream.addData([{ id: 3, name: 'c' }]);
     expect(await stream.getBatch(1, 2)).toEqual(first);
@@ -47,8 +55,12 @@ describe('MemoryStream', () => {
   it('refuses a row that is not an object, naming its position and the stream, and adds none of the call', async () => {
     const stream = new MemoryStream(schema, 'clicks');
     stream.addData([{ id: 1, name: 'a' }]);
-    expect(() => stream.addData([{ id: 2 }, [3, 'c'] as unknown as object])).toThrow(InvalidOptionError);
-    expect(() => stream.addData([null as unknown as object])).toThrow(/MemoryStream\[clicks\]\.addData: row 0/);
+    expect(() => stream.addData([{ id: 2 }, [3, 'c'] as unknown as object])).toThrow(
+      InvalidOptionError,
+    );
+    expect(() => stream.addData([null as unknown as object])).toThrow(
+      /MemoryStream\[clicks\]\.addData: row 0/,
+    );
     expect(await stream.latestOffset(undefined)).toBe(1);
   });
 });

@@ -62,7 +62,9 @@ describe('KeyedStateStore', () => {
       expect(new Map(entries).get('k42')).toBe(42);
       const perPartition = Array.from({ length: 8 }, (_, p) => [...store.partitionEntries(p)]);
       expect(perPartition.flat()).toHaveLength(100);
-      perPartition.forEach((partition, p) => partition.forEach(([k]) => expect(store.partitionOf(k)).toBe(p)));
+      perPartition.forEach((partition, p) =>
+        partition.forEach(([k]) => expect(store.partitionOf(k)).toBe(p)),
+      );
     });
   });
 
@@ -75,7 +77,9 @@ describe('KeyedStateStore', () => {
       store.put(k3, 'three');
       store.remove(k3);
       const changes = store.takeChanges();
-      expect(new Set(changes.keys())).toEqual(new Set([k1, k2, k3].map((k) => store.partitionOf(k))));
+      expect(new Set(changes.keys())).toEqual(
+        new Set([k1, k2, k3].map((k) => store.partitionOf(k))),
+      );
       expect(changes.get(store.partitionOf(k1))).toEqual(new Map([[k1, 'one']]));
       expect(changes.get(store.partitionOf(k2))).toEqual(new Map([[k2, 'two']]));
       expect(changes.get(store.partitionOf(k3))).toEqual(new Map([[k3, DELETED]]));

@@ -24,14 +24,19 @@ function contents(store: KeyedStateStore): Map<string, unknown> {
 function keysInPartition(numPartitions: number, partition: number, count: number): string[] {
   const probe = new KeyedStateStore(numPartitions);
   const keys: string[] = [];
-  for (let i = 0; keys.length < count; i++) if (probe.partitionOf(`k${i}`) === partition) keys.push(`k${i}`);
+  for (let i = 0; keys.length < count; i++)
+    if (probe.partitionOf(`k${i}`) === partition) keys.push(`k${i}`);
   return keys;
 }
 
 function setup(numPartitions = 16, snapshotInterval = 10) {
   const root = tempDir();
   const objects = new LocalDirectoryStore(root);
-  return { root, objects, repository: new StateRepository(objects, numPartitions, snapshotInterval) };
+  return {
+    root,
+    objects,
+    repository: new StateRepository(objects, numPartitions, snapshotInterval),
+  };
 }
 
 /** A partition's files in a manifest, for operator 0. */
@@ -94,7 +99,9 @@ describe('StateRepository', () => {
       stores[1].put('k', 'operator 1');
       stores[1].put('only-in-1', true);
       const v0 = await repository.persist(0, 'a', manifest, stores);
-      expect(v0.filesWritten).toBe(1 + new Set([stores[1].partitionOf('k'), stores[1].partitionOf('only-in-1')]).size + 1);
+      expect(v0.filesWritten).toBe(
+        1 + new Set([stores[1].partitionOf('k'), stores[1].partitionOf('only-in-1')]).size + 1,
+      );
       const loaded = await repository.load(v0.manifestKey, 2);
       expect(contents(loaded.stores[0])).toEqual(new Map([['k', 'operator 0']]));
       expect(contents(loaded.stores[1])).toEqual(
@@ -113,7 +120,13 @@ describe('StateRepository', () => {
       const state = stores[0];
       state.put('count', 3);
       state.put('set', new Set(['u1', 'u2']));
-      state.put('map', new Map<unknown, unknown>([[1, 'one'], ['k', [1.5, null]]]));
+      state.put(
+        'map',
+        new Map<unknown, unknown>([
+          [1, 'one'],
+          ['k', [1.5, null]],
+        ]),
+      );
       state.put('bytes', new Uint8Array([0, 1, 254, 255]));
       state.put('special', [NaN, Infinity, -Infinity, -0]);
       state.put('doomed', 'goes away in version 1');
@@ -143,7 +156,9 @@ describe('StateRepository', () => {
       stores[0].put('k', 'v1');
       stores[0].put('k2', 'new');
       await repository.persist(1, 'b', v0.manifest, stores);
-      expect(contents((await repository.load(v0.manifestKey, 1)).stores[0])).toEqual(new Map([['k', 'v0']]));
+      expect(contents((await repository.load(v0.manifestKey, 1)).stores[0])).toEqual(
+        new Map([['k', 'v0']]),
+      );
     });
 
     it('gives stores with no pending changes, so persisting right after a load writes only a manifest', async () => {
@@ -152,7 +167,9 @@ describe('StateRepository', () => {
       stores[0].put('k', 1);
       const v0 = await repository.persist(0, 'a', manifest, stores);
       const loaded = await repository.load(v0.manifestKey, 1);
-      expect((await repository.persist(1, 'b', loaded.manifest, loaded.stores)).filesWritten).toBe(1);
+      expect((await repository.persist(1, 'b', loaded.manifest, loaded.stores)).filesWritten).toBe(
+        1,
+      );
     });
   });
 
@@ -181,7 +198,10 @@ describe('StateRepository', () => {
       ]);
       expect(partitionFiles(manifest, 1).snapshot).toMatch(/^state\/0\/1\/0+2-attempt2\.snapshot$/);
       // the partition that changed once keeps its single delta
-      expect(partitionFiles(manifest, 2)).toEqual({ snapshot: null, deltas: [expect.stringMatching(/^state\/0\/2\/0+-attempt0\.delta$/)] });
+      expect(partitionFiles(manifest, 2)).toEqual({
+        snapshot: null,
+        deltas: [expect.stringMatching(/^state\/0\/2\/0+-attempt0\.delta$/)],
+      });
     });
 
     it('loads from the latest snapshot plus the deltas after it, without reading older files', async () => {
@@ -196,7 +216,8 @@ describe('StateRepository', () => {
       stores[0].put(sibling, 'after the snapshot');
       const last = await repository.persist(4, 'a4', manifest, stores);
       // the deltas of batches 0 and 1 are superseded by batch 2's snapshot: remove them
-      for (const f of filesUnder(root).filter((f) => /^state\/0\/1\/0+[01]-/.test(f))) rmSync(path.join(root, f));
+      for (const f of filesUnder(root).filter((f) => /^state\/0\/1\/0+[01]-/.test(f)))
+        rmSync(path.join(root, f));
 
       const loaded = await repository.load(last.manifestKey, 1);
       expect(contents(loaded.stores[0])).toEqual(contents(stores[0]));
@@ -245,8 +266,12 @@ describe('StateRepository', () => {
 
       expect(persistedB.manifestKey).not.toBe(persistedA.manifestKey);
       expect(filesOfA.map((f) => readFileSync(path.join(root, f)))).toEqual(bytesOfA);
-      expect((await repository.load(persistedA.manifestKey, 1)).stores[0].get('k')).toBe('attempt A');
-      expect((await repository.load(persistedB.manifestKey, 1)).stores[0].get('k')).toBe('attempt B');
+      expect((await repository.load(persistedA.manifestKey, 1)).stores[0].get('k')).toBe(
+        'attempt A',
+      );
+      expect((await repository.load(persistedB.manifestKey, 1)).stores[0].get('k')).toBe(
+        'attempt B',
+      );
     });
   });
 
@@ -288,7 +313,20 @@ describe('StateRepository', () => {
       writeFileSync(path.join(root, v0.manifestKey), '{"formatVersion":');
       await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(CheckpointError);
       await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(v0.manifestKey);
-      await expect(repository.load('state/manifests/nope.json', 1)).rejects.toThrow(/nope\.json is missing/);
+      await expect(repository.load('state/manifests/nope.json', 1)).rejects.toThrow(
+        /nope\.json is missing/,
+      );
+    });
+
+    it('fails with a CheckpointError naming the file when a manifest or a state file header is JSON null', async () => {
+      const { root, repository, v0, stateFile } = await persistedVersion();
+      const body = readFileSync(path.join(root, stateFile), 'utf8').split('\n').slice(1).join('\n');
+      writeFileSync(path.join(root, stateFile), `null\n${body}`);
+      await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(`${stateFile} is corrupt`);
+      writeFileSync(path.join(root, v0.manifestKey), 'null');
+      await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(
+        `${v0.manifestKey} is corrupt`,
+      );
     });
 
     it('refuses a manifest written with another partition count', async () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { copyStateValue, decodeStateValue, encodeStateValue } from '../../core/state/state-value.js';
+import {
+  copyStateValue,
+  decodeStateValue,
+  encodeStateValue,
+} from '../../core/state/state-value.js';
 
 /** Encodes, passes through JSON text as a state file does, and decodes. */
 function roundTrip(v: unknown): unknown {
@@ -12,7 +16,11 @@ describe('copyStateValue', () => {
   });
 
   it('copies arrays, Sets and Maps deeply, so changing the copy leaves the original intact', () => {
-    const original = [1, new Set([[2, 3]]), new Map<string, unknown>([['k', [4, new Set(['x'])]]])] as const;
+    const original = [
+      1,
+      new Set([[2, 3]]),
+      new Map<string, unknown>([['k', [4, new Set(['x'])]]]),
+    ] as const;
     const copy = copyStateValue(original);
     expect(copy).toEqual(original);
 
@@ -24,7 +32,11 @@ describe('copyStateValue', () => {
     (mapValue[1] as Set<string>).add('y');
     (copy[2] as Map<string, unknown>).set('k2', 1);
 
-    expect(original).toEqual([1, new Set([[2, 3]]), new Map<string, unknown>([['k', [4, new Set(['x'])]]])]);
+    expect(original).toEqual([
+      1,
+      new Set([[2, 3]]),
+      new Map<string, unknown>([['k', [4, new Set(['x'])]]]),
+    ]);
     expect(copy).not.toBe(original);
   });
 
@@ -36,7 +48,18 @@ describe('copyStateValue', () => {
 
 describe('encodeStateValue and decodeStateValue', () => {
   it('round-trip plain JSON values unchanged', () => {
-    for (const v of [null, true, false, 0, 42, -3.25, 1e300, '', 'text with "quotes" and \n', [1, 'a', [null]]]) {
+    for (const v of [
+      null,
+      true,
+      false,
+      0,
+      42,
+      -3.25,
+      1e300,
+      '',
+      'text with "quotes" and \n',
+      [1, 'a', [null]],
+    ]) {
       expect(roundTrip(v)).toEqual(v);
     }
   });

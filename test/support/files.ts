@@ -15,7 +15,12 @@ export interface WriteOptions {
  * Writes one JSON object per line to `dir/name` (creating subdirectories), gzip-compressed when the
  * name ends in `.gz`, and returns the file's path.
  */
-export function writeJsonLines(dir: string, name: string, rows: readonly object[], options: WriteOptions = {}): string {
+export function writeJsonLines(
+  dir: string,
+  name: string,
+  rows: readonly object[],
+  options: WriteOptions = {},
+): string {
   const file = path.join(dir, name);
   mkdirSync(path.dirname(file), { recursive: true });
   const text = rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
