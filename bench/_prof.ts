@@ -6,7 +6,7 @@ import { CLICK_EVENT_SCHEMA, generateClickEventLines } from './clickstream-event
 const mode = process.argv[2] ?? 'stream';
 const lines = generateClickEventLines({ count: 1_000_000 });
 const q = (df: any) => df.select(from_json(col('value'), CLICK_EVENT_SCHEMA).alias('e')).select('e.*').withWatermark('ts', '15 minutes').groupBy(window(col('ts'), '10 minutes'), col('category')).count();
-for (let round = 0; round < 2; round++) {
+const rounds = Number(process.argv[3] ?? 2); for (let round = 0; round < rounds; round++) {
   const t0 = performance.now();
   const session = new SluiceSession();
   if (mode === 'stream') {
@@ -14,7 +14,7 @@ for (let round = 0; round < 2; round++) {
     const cp = await mkdtemp(path.join(os.tmpdir(), 'prof-'));
     let n = 0;
     const query = await q(session.readStream.memory(input)).writeStream.outputMode('append').option('checkpointLocation', cp)
-      .foreachBatch((rows: any[]) => { n += rows.length; }).onProgress((p: any) => { if (round === 1 && p.numInputRows > 1) console.log(JSON.stringify(p.durationMs)); }).start();
+      .foreachBatch((rows: any[]) => { n += rows.length; }).onProgress((p: any) => { if (process.env.SHOW && round === 1 && p.numInputRows > 1) console.log(JSON.stringify(p.durationMs)); }).start();
     for (let from = 0; from < lines.length; from += 100_000) {
       input.addData(lines.slice(from, from + 100_000).map((value) => ({ value })));
       await query.processAllAvailable();

@@ -74,6 +74,13 @@ export class FileStreamSource implements Source {
     return log.length;
   }
 
+  async backlog(end: Offset | undefined): Promise<number> {
+    const log = await this.fileLog();
+    const seen = new Set(log);
+    const unseen = listDataFiles(this.options.directory).filter((f) => !seen.has(f)).length;
+    return log.length - ((end as number | undefined) ?? 0) + unseen;
+  }
+
   async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
     const files = (await this.logCovering(end as number)).slice(
       (start as number | undefined) ?? 0,
@@ -131,8 +138,13 @@ export class FileStreamSource implements Source {
       } catch (e) {
         throw corrupt(e);
       }
-      if (entry?.formatVersion !== 1 || entry.start !== files.length || !Array.isArray(entry.files))
+      if (
+        entry?.formatVersion !== 1 ||
+        entry.start !== files.length ||
+        !Array.isArray(entry.files)
+      ) {
         throw corrupt();
+      }
       files.push(...entry.files);
     }
     this.files = files;

@@ -39,6 +39,10 @@ export class MemoryStream implements Source {
     return this.rows.length === 0 ? start : this.rows.length;
   }
 
+  async backlog(end: Offset | undefined): Promise<number> {
+    return this.rows.length - ((end as number | undefined) ?? 0);
+  }
+
   async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
     return this.rows.slice((start as number | undefined) ?? 0, end as number);
   }

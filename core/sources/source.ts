@@ -29,6 +29,11 @@ export interface Source {
   latestOffset(start: Offset | undefined): Promise<Offset | undefined>;
   /** The rows in (start, end]. Deterministic: the same range always gives the same rows. */
   getBatch(start: Offset | undefined, end: Offset): Promise<Row[]>;
+  /**
+   * How much input (rows, files, ...) is available after `end`, ignoring admission limits; lets a
+   * backfill (`availableNow`) show how far it has come. Optional.
+   */
+  backlog?(end: Offset | undefined): Promise<number>;
   /** Called after the batch ending at `end` committed; the source may forget data up to it. */
   commit?(end: Offset): Promise<void>;
   /** Releases connections and files. */

@@ -295,6 +295,15 @@ export class MicroBatchExecution {
     };
   }
 
+  /** The input available after the last committed batch, summed over the sources that can tell (undefined if none can). */
+  async backlog(): Promise<number | undefined> {
+    const head = await this.options.checkpoint.latestCommit();
+    const intent = head ? await this.options.checkpoint.getIntent(head.batchId) : undefined;
+    const counts = await Promise.all(this.sources.map((s, i) => s.backlog?.(intent?.end[i] ?? undefined)));
+    const known = counts.filter((c): c is number => c !== undefined);
+    return known.length === 0 ? undefined : known.reduce((a, b) => a + b, 0);
+  }
+
   /** Releases the sources. */
   async stop(): Promise<void> {
     await Promise.all(this.sources.map((s) => s.stop?.()));

@@ -55,6 +55,8 @@ export interface StreamingQueryProgress {
   readonly malformedRecordsDropped: number;
   readonly sources: readonly SourceProgress[];
   readonly sink: { readonly description: string; readonly numOutputRows: number };
+  /** In a backfill (`availableNow`): input processed so far and in all, in the sources' units. */
+  readonly backfill?: { readonly done: number; readonly total: number };
 }
 
 /** A readable one-line summary of a batch. */
@@ -70,7 +72,15 @@ export function progressLine(p: StreamingQueryProgress): string {
   ];
   if (p.lateRowsDropped > 0) parts.push(`${p.lateRowsDropped} late dropped`);
   if (p.malformedRecordsDropped > 0) parts.push(`${p.malformedRecordsDropped} malformed dropped`);
+  if (p.backfill) parts.push(progressBar(p.backfill.done, p.backfill.total));
   return parts.join(' | ');
+}
+
+/** `[########------------] 40%`: how much of a backfill is done. */
+export function progressBar(done: number, total: number, width = 20): string {
+  const fraction = total <= 0 ? 1 : Math.min(1, done / total);
+  const filled = Math.round(fraction * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.round(fraction * 100)}%`;
 }
 
 /** Formats an event time for progress, or undefined. */

@@ -111,11 +111,13 @@ export class StreamingQuery {
   }
 
   private async loop(): Promise<void> {
+    const backfill = this.trigger.kind === 'availableNow' ? await this.execution.backlog() : undefined;
     while (!this.stopped) {
       const started = Date.now();
       // Waiters registered before this attempt are satisfied once an attempt finds nothing to do.
       const waiting = this.idleWaiters.length;
-      const progress = await this.execution.runNextBatch();
+      const batch = await this.execution.runNextBatch();
+      const progress = batch && backfill !== undefined ? { ...batch, backfill: await this.backfillProgress(backfill) } : batch;
       if (progress) this.record(progress);
       else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
       if (this.trigger.kind === 'once' || (this.trigger.kind === 'availableNow' && !progress)) return;
@@ -124,6 +126,12 @@ export class StreamingQuery {
       const wait = progress ? interval - (Date.now() - started) : Math.max(interval - (Date.now() - started), IDLE_POLL_MS);
       if (wait > 0 && this.idleWaiters.length === 0) await this.sleep(wait);
     }
+  }
+
+  /** How much of the input available at the start of an availableNow run is done. */
+  private async backfillProgress(total: number): Promise<{ done: number; total: number }> {
+    const remaining = (await this.execution.backlog()) ?? 0;
+    return { done: Math.max(0, total - remaining), total };
   }
 
   private record(p: StreamingQueryProgress): void {

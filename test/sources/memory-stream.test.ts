@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../../core/errors.js';
 import { MemoryStream } from '../../core/sources/memory-stream.js';
+import type { RowObject } from '../../core/types/row.js';
 import { parseSchema } from '../../core/types/type-names.js';
 
 const schema = parseSchema('id INT, name STRING');
@@ -55,10 +56,10 @@ describe('MemoryStream', () => {
   it('refuses a row that is not an object, naming its position and the stream, and adds none of the call', async () => {
     const stream = new MemoryStream(schema, 'clicks');
     stream.addData([{ id: 1, name: 'a' }]);
-    expect(() => stream.addData([{ id: 2 }, [3, 'c'] as unknown as object])).toThrow(
+    expect(() => stream.addData([{ id: 2 }, [3, 'c'] as unknown as RowObject])).toThrow(
       InvalidOptionError,
     );
-    expect(() => stream.addData([null as unknown as object])).toThrow(
+    expect(() => stream.addData([null as unknown as RowObject])).toThrow(
       /MemoryStream\[clicks\]\.addData: row 0/,
     );
     expect(await stream.latestOffset(undefined)).toBe(1);

@@ -116,7 +116,9 @@ describe('StateRepository', () => {
   describe('load', () => {
     it('reproduces the persisted state exactly, across versions with updates and deletes', async () => {
       const { repository } = setup(8);
-      let { manifest, stores } = await repository.load(null, 1);
+      const initial = await repository.load(null, 1);
+      const stores = initial.stores;
+      let manifest = initial.manifest;
       const state = stores[0];
       state.put('count', 3);
       state.put('set', new Set(['u1', 'u2']));
@@ -178,7 +180,9 @@ describe('StateRepository', () => {
       const { repository } = setup(4, 3);
       const [hot, hotSibling] = keysInPartition(4, 1, 2);
       const [cold] = keysInPartition(4, 2, 1);
-      let { manifest, stores } = await repository.load(null, 1);
+      const initial = await repository.load(null, 1);
+      const stores = initial.stores;
+      let manifest = initial.manifest;
       stores[0].put(hotSibling, 'written once');
       stores[0].put(cold, 'written once');
       const chains: { snapshot: boolean; deltas: number }[] = [];
@@ -207,7 +211,9 @@ describe('StateRepository', () => {
     it('loads from the latest snapshot plus the deltas after it, without reading older files', async () => {
       const { root, repository } = setup(4, 3);
       const [hot, sibling] = keysInPartition(4, 1, 2);
-      let { manifest, stores } = await repository.load(null, 1);
+      const initial = await repository.load(null, 1);
+      const stores = initial.stores;
+      let manifest = initial.manifest;
       stores[0].put(sibling, new Set(['kept by the snapshot']));
       for (let batchId = 0; batchId < 4; batchId++) {
         stores[0].put(hot, batchId);
@@ -216,8 +222,9 @@ describe('StateRepository', () => {
       stores[0].put(sibling, 'after the snapshot');
       const last = await repository.persist(4, 'a4', manifest, stores);
       // the deltas of batches 0 and 1 are superseded by batch 2's snapshot: remove them
-      for (const f of filesUnder(root).filter((f) => /^state\/0\/1\/0+[01]-/.test(f)))
-        rmSync(path.join(root, f));
+      const superseded = filesUnder(root).filter((f) => /^state\/0\/1\/0+[01]-/.test(f));
+      expect(superseded).toHaveLength(2);
+      for (const f of superseded) rmSync(path.join(root, f));
 
       const loaded = await repository.load(last.manifestKey, 1);
       expect(contents(loaded.stores[0])).toEqual(contents(stores[0]));

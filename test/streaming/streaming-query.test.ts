@@ -9,6 +9,7 @@ import {
   from_json,
   MemoryObjectStore,
   MemorySink,
+  progressLine,
   SluiceSession,
   window,
 } from '../../core/index.js';
@@ -188,5 +189,29 @@ describe('sinks and checkpoints', () => {
     const session = new SluiceSession();
     const { df } = clicks(session);
     await expect(df.writeStream.foreachBatch(() => {}).start()).rejects.toThrow(/checkpointLocation/);
+  });
+});
+
+describe('backfills', () => {
+  it('availableNow reports how much of the input available at start is done', async () => {
+    const dir = tempDir();
+    for (const i of [0, 1, 2]) writeFileSync(path.join(dir, `f${i}.json`), `{"category":"c${i}"}\n`);
+    const session = new SluiceSession();
+    const query = await session.readStream
+      .schema('category STRING')
+      .option('maxFilesPerTrigger', 1)
+      .json(dir)
+      .writeStream.format('memory')
+      .queryName('backfill')
+      .option('checkpointLocation', tempDir())
+      .trigger({ availableNow: true })
+      .start();
+    await query.awaitTermination();
+    expect(query.recentProgress.map((p) => p.backfill)).toEqual([
+      { done: 1, total: 3 },
+      { done: 2, total: 3 },
+      { done: 3, total: 3 },
+    ]);
+    expect(progressLine(query.recentProgress[0])).toContain('[#######-------------] 33%');
   });
 });
