@@ -44,19 +44,41 @@ export interface CommitRecord {
   readonly nextWatermarkMicros: number | null;
 }
 
+/** The right to run the next batch of a query, until `expiresAtMs`; `epoch` fences stale holders. */
+export interface Lease {
+  readonly owner: string;
+  readonly epoch: number;
+  readonly expiresAtMs: number;
+}
+
+/** Taking the lease either succeeds (and reads the head in the same request) or finds another holder. */
+export type LeaseResult =
+  | { readonly kind: 'acquired'; readonly lease: Lease; readonly head: CommitRecord | undefined }
+  | { readonly kind: 'held'; readonly owner: string; readonly expiresAtMs: number };
+
+/**
+ * How a commit ended: `committed`; `conflict` when batch N is already committed (another attempt
+ * won); `lease-lost` when another invocation took the lease since this one took it.
+ */
+export type CommitResult = 'committed' | 'conflict' | 'lease-lost';
+
 /** Where a query's checkpoint lives. */
 export interface CheckpointStore {
   /** A description for messages (directory, table). */
   readonly location: string;
   getMetadata(): Promise<QueryMetadata | undefined>;
   createMetadata(metadata: QueryMetadata): Promise<CreateResult>;
+  /** Takes the lease if it is free, expired or already `owner`'s, and returns the head with it. */
+  acquireLease(owner: string, durationMs: number): Promise<LeaseResult>;
   /** The commit of the highest committed batch, or undefined before the first. */
   latestCommit(): Promise<CommitRecord | undefined>;
+  /** The commit of one batch, if it exists (and has not expired from the commit log). */
+  getCommit(batchId: number): Promise<CommitRecord | undefined>;
   getIntent(batchId: number): Promise<OffsetIntent | undefined>;
   /** Creates the intent of a batch unless one exists (then the existing one is the truth). */
   putIntent(intent: OffsetIntent): Promise<CreateResult>;
-  /** Creates the commit of a batch; 'exists' means another attempt committed it first. */
-  putCommit(commit: CommitRecord): Promise<CreateResult>;
+  /** Makes batch N real: atomically records its commit and moves the head, if `lease` still holds. */
+  commit(commit: CommitRecord, lease: Lease): Promise<CommitResult>;
 }
 
 /** Where a query keeps its checkpoint and its state files. */

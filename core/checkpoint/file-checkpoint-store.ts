@@ -8,6 +8,9 @@ import {
   CHECKPOINT_FORMAT_VERSION,
   type CheckpointStore,
   type CommitRecord,
+  type CommitResult,
+  type Lease,
+  type LeaseResult,
   type OffsetIntent,
   type QueryMetadata,
 } from './checkpoint-store.js';
@@ -45,8 +48,21 @@ export class FileCheckpointStore implements CheckpointStore {
     return this.create(batchKey('offsets', intent.batchId), intent);
   }
 
-  putCommit(commit: CommitRecord): Promise<CreateResult> {
-    return this.create(batchKey('commits', commit.batchId), commit);
+  /**
+   * The local backend has one writer per checkpoint, so the lease is advisory: it is always granted.
+   * A second writer is still caught, by the commit's create-if-absent.
+   */
+  async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+    return { kind: 'acquired', lease: { owner, epoch: 0, expiresAtMs: Date.now() + durationMs }, head: await this.latestCommit() };
+  }
+
+  getCommit(batchId: number): Promise<CommitRecord | undefined> {
+    return this.read<CommitRecord>(batchKey('commits', batchId));
+  }
+
+  async commit(commit: CommitRecord, _lease: Lease): Promise<CommitResult> {
+    const created = await this.create(batchKey('commits', commit.batchId), commit);
+    return created === 'created' ? 'committed' : 'conflict';
   }
 
   private create(key: string, record: object): Promise<CreateResult> {

@@ -23,6 +23,8 @@ import { randomUUID } from 'node:crypto';
 import {
   CHECKPOINT_FORMAT_VERSION,
   type CheckpointBackend,
+  type CommitResult,
+  type Lease,
   type CommitRecord,
   type OffsetIntent,
 } from '../checkpoint/checkpoint-store.js';
@@ -38,6 +40,22 @@ import type { Row } from '../types/row.js';
 import { planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
+/** How long an invocation holds the lease unless told otherwise. */
+export const DEFAULT_LEASE_MS = 5 * 60_000;
+
+/**
+ * How one attempt at the next batch ended: `committed`; `idle` (nothing to do); `lease-held` (another
+ * invocation is running this query); `conflict` (another attempt committed this batch first);
+ * `lease-lost` (another invocation took over; this one stopped without committing); `abandoned`
+ * (out of time before the commit; the next attempt re-runs the batch from the same intent).
+ */
+export type BatchOutcome =
+  | { readonly kind: 'committed'; readonly progress: StreamingQueryProgress }
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'lease-held'; readonly owner: string }
+  | { readonly kind: 'conflict' | 'lease-lost'; readonly batchId: number }
+  | { readonly kind: 'abandoned'; readonly batchId: number; readonly reason: string };
+
 /** The protocol steps, in order; `afterStep` observes each. */
 export type BatchStep = 'lease' | 'plan' | 'load' | 'run' | 'persist' | 'sink' | 'commit';
 
@@ -51,6 +69,8 @@ export interface MicroBatchExecutionOptions extends CheckpointBackend {
   readonly queryName?: string;
   /** Called after each protocol step; an error thrown here aborts the batch exactly like a crash there. */
   readonly afterStep?: (step: BatchStep, batchId: number) => void;
+  /** How long each attempt holds the query's lease. @default 5 minutes */
+  readonly leaseDurationMs?: number;
   /** Processing time source (ms since epoch). */
   readonly clock?: () => number;
 }
@@ -110,8 +130,12 @@ export class MicroBatchExecution {
     return new MicroBatchExecution({ ...options, numStatePartitions: metadata.numStatePartitions }, metadata.queryId);
   }
 
-  /** Runs the next batch; returns its progress, or undefined when there was nothing to do. */
-  async runNextBatch(): Promise<StreamingQueryProgress | undefined> {
+  /**
+   * One attempt at the next batch. `deadlineMs` (a clock time) is when the batch must have committed
+   * by: an attempt still running then is abandoned before its commit, and the next attempt re-runs
+   * the batch from the same intent.
+   */
+  async runNextBatch(deadlineMs = Infinity): Promise<BatchOutcome> {
     const durations: DurationBreakdown = { lease: 0, plan: 0, load: 0, run: 0, persist: 0, sink: 0, commit: 0, triggerExecution: 0 };
     const started = this.clock();
     let batchId = -1;
@@ -123,22 +147,33 @@ export class MicroBatchExecution {
       return result;
     };
     try {
-      const head = await step('lease', async () => {
-        const latest = await this.options.checkpoint.latestCommit();
-        batchId = latest ? latest.batchId + 1 : 0;
-        return latest;
+      const leased = await step('lease', async () => {
+        const result = await this.options.checkpoint.acquireLease(this.runId, this.options.leaseDurationMs ?? DEFAULT_LEASE_MS);
+        if (result.kind === 'acquired') batchId = result.head ? result.head.batchId + 1 : 0;
+        return result;
       });
+      if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
+      const { lease, head } = leased;
       const intent = await step('plan', () => this.planBatch(batchId, head));
-      if (!intent) return undefined;
+      if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', () => this.executeBatch(intent, state));
       const persisted = await step('persist', () => this.persistState(batchId, state));
       await step('sink', () => this.options.sink.addBatch(batchId, result.output, this.options.plan.schema, this.options.outputMode));
+      if (this.clock() > deadlineMs) {
+        this.cache = undefined;
+        return { kind: 'abandoned', batchId, reason: 'the time budget ran out before the commit' };
+      }
       const commit = this.commitRecord(intent, head, result.eventTimeMax, persisted.manifestKey);
-      await step('commit', () => this.commitBatch(commit, intent));
+      const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
+      if (committed !== 'committed') {
+        this.cache = undefined;
+        return { kind: committed, batchId };
+      }
       this.cache = state ? { manifestKey: persisted.manifestKey, manifest: persisted.manifest!, stores: state.stores } : undefined;
       durations.triggerExecution = this.clock() - started;
-      return this.progress(intent, result, durations, started, state ? (warm ? 'warm' : 'cold') : 'none', persisted.bytes);
+      const progress = this.progress(intent, result, durations, started, state ? (warm ? 'warm' : 'cold') : 'none', persisted.bytes);
+      return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
       throw e;
@@ -240,16 +275,11 @@ export class MicroBatchExecution {
     return { formatVersion: CHECKPOINT_FORMAT_VERSION, batchId: intent.batchId, stateManifest, eventTimeMax, nextWatermarkMicros };
   }
 
-  /** Step 7: the commit; losing the race to another writer is an error for the local backend's single-writer model. */
-  private async commitBatch(commit: CommitRecord, intent: OffsetIntent): Promise<void> {
-    const result = await this.options.checkpoint.putCommit(commit);
-    if (result === 'exists') {
-      throw new CheckpointError(
-        `Batch ${commit.batchId} was committed by another run of this query on checkpoint ${this.options.checkpoint.location}; ` +
-          'two queries must not share a checkpoint. This run stops without committing.',
-      );
-    }
-    await Promise.all(this.sources.map((s, i) => s.commit?.(intent.end[i])));
+  /** Step 7: the commit, then (only if it landed) the sources may forget what the batch read. */
+  private async commitBatch(commit: CommitRecord, intent: OffsetIntent, lease: Lease): Promise<CommitResult> {
+    const result = await this.options.checkpoint.commit(commit, lease);
+    if (result === 'committed') await Promise.all(this.sources.map((s, i) => s.commit?.(intent.end[i])));
+    return result;
   }
 
   private progress(

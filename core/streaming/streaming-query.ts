@@ -3,6 +3,7 @@
  * query's trigger in the background and exposes Spark's controls: `awaitTermination`, `stop`,
  * `processAllAvailable`, `lastProgress`, `recentProgress`.
  */
+import { CheckpointError } from '../errors.js';
 import type { MicroBatchExecution } from './micro-batch-execution.js';
 import { type StreamingQueryProgress } from './progress.js';
 import type { ResolvedTrigger } from './trigger.js';
@@ -116,7 +117,7 @@ export class StreamingQuery {
       const started = Date.now();
       // Waiters registered before this attempt are satisfied once an attempt finds nothing to do.
       const waiting = this.idleWaiters.length;
-      const batch = await this.execution.runNextBatch();
+      const batch = await this.committedBatch();
       const progress = batch && backfill !== undefined ? { ...batch, backfill: await this.backfillProgress(backfill) } : batch;
       if (progress) this.record(progress);
       else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
@@ -125,6 +126,28 @@ export class StreamingQuery {
       const interval = this.trigger.intervalMs;
       const wait = progress ? interval - (Date.now() - started) : Math.max(interval - (Date.now() - started), IDLE_POLL_MS);
       if (wait > 0 && this.idleWaiters.length === 0) await this.sleep(wait);
+    }
+  }
+
+  /**
+   * Runs the next batch: its progress, or undefined when there was nothing to do. A query started with
+   * writeStream owns its checkpoint, so finding another writer is an error.
+   */
+  private async committedBatch(): Promise<StreamingQueryProgress | undefined> {
+    const outcome = await this.execution.runNextBatch();
+    switch (outcome.kind) {
+      case 'committed':
+        return outcome.progress;
+      case 'idle':
+        return undefined;
+      case 'lease-held':
+        throw new CheckpointError(`Another run (${outcome.owner}) holds the lease of this query's checkpoint; two queries must not share a checkpoint.`);
+      case 'conflict':
+      case 'lease-lost':
+      case 'abandoned':
+        throw new CheckpointError(
+          `Batch ${outcome.batchId} was not committed (${outcome.kind}): another run of this query is writing to the same checkpoint; two queries must not share a checkpoint.`,
+        );
     }
   }
 

@@ -12,6 +12,9 @@ import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store
 import { CheckpointError } from '../../core/errors.js';
 import { tempDir } from '../support/temp-dir.js';
 
+/** The local backend's lease is advisory; any lease commits. */
+const lease = { owner: 'test', epoch: 0, expiresAtMs: Number.MAX_SAFE_INTEGER };
+
 function checkpoint(root = tempDir()): FileCheckpointStore {
   return new FileCheckpointStore(new LocalDirectoryStore(root));
 }
@@ -88,6 +91,15 @@ describe('FileCheckpointStore', () => {
     });
   });
 
+  describe('leases', () => {
+    it('always grants the advisory local lease and returns the head with it', async () => {
+      const store = checkpoint();
+      await store.commit(commit(0), lease);
+      const result = await store.acquireLease('me', 1_000);
+      expect(result).toMatchObject({ kind: 'acquired', lease: { owner: 'me' }, head: commit(0) });
+    });
+  });
+
   describe('commits', () => {
     it('has no latest commit before the first batch', async () => {
       expect(await checkpoint().latestCommit()).toBeUndefined();
@@ -95,21 +107,23 @@ describe('FileCheckpointStore', () => {
 
     it('round-trips a commit record', async () => {
       const store = checkpoint();
-      expect(await store.putCommit(commit(0))).toBe('created');
+      expect(await store.commit(commit(0), lease)).toBe('committed');
       expect(await store.latestCommit()).toEqual(commit(0));
+      expect(await store.getCommit(0)).toEqual(commit(0));
+      expect(await store.getCommit(1)).toBeUndefined();
     });
 
-    it("reports 'exists' for a second commit of the same batch and keeps the first", async () => {
+    it("reports 'conflict' for a second commit of the same batch and keeps the first", async () => {
       const store = checkpoint();
-      await store.putCommit(commit(5));
-      expect(await store.putCommit({ ...commit(5), stateManifest: 'other' })).toBe('exists');
+      await store.commit(commit(5), lease);
+      expect(await store.commit({ ...commit(5), stateManifest: 'other' }, lease)).toBe('conflict');
       expect(await store.latestCommit()).toEqual(commit(5));
     });
 
     it('picks the highest batch as the latest commit, in numeric not textual order', async () => {
       const store = checkpoint();
       // written out of order, across the 9 -> 10 and 99 -> 100 digit boundaries
-      for (const batchId of [9, 2, 10, 0, 100, 1, 99, 11]) await store.putCommit(commit(batchId));
+      for (const batchId of [9, 2, 10, 0, 100, 1, 99, 11]) await store.commit(commit(batchId), lease);
       expect((await store.latestCommit())?.batchId).toBe(100);
       expect(await store.latestCommit()).toEqual(commit(100));
     });
@@ -119,7 +133,7 @@ describe('FileCheckpointStore', () => {
     it('fails with a CheckpointError naming the file when a record is not valid JSON', async () => {
       const root = tempDir();
       const store = checkpoint(root);
-      await store.putCommit(commit(3));
+      await store.commit(commit(3), lease);
       const [key] = await new LocalDirectoryStore(root).list('commits/');
       writeFileSync(path.join(root, key), '{"formatVersion":1,"batchId":');
       const error = await store.latestCommit().catch((e: unknown) => e);
