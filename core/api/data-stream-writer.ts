@@ -71,7 +71,7 @@ export class DataStreamWriter {
     return this;
   }
 
-  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, and console's numRows/truncate. */
+  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, minBatchesToRetain, and console's numRows/truncate. */
   option(key: string, value: OptionValue): this {
     this.options.set(key, value);
     return this;
@@ -125,6 +125,7 @@ export class DataStreamWriter {
       sink,
       numStatePartitions: positiveIntegerOption('numStatePartitions', this.options.get('numStatePartitions')) ?? DEFAULT_STATE_PARTITIONS,
       snapshotInterval: positiveIntegerOption('snapshotInterval', this.options.get('snapshotInterval')) ?? DEFAULT_SNAPSHOT_INTERVAL,
+      minBatchesToRetain: positiveIntegerOption('minBatchesToRetain', this.options.get('minBatchesToRetain')),
       queryName: this.name,
       afterStep: this.stepHook,
     });

@@ -70,6 +70,8 @@ export interface CheckpointStore {
   createMetadata(metadata: QueryMetadata): Promise<CreateResult>;
   /** Takes the lease if it is free, expired or already `owner`'s, and returns the head with it. */
   acquireLease(owner: string, durationMs: number): Promise<LeaseResult>;
+  /** Gives the lease up if it is still `lease`, so the next invocation need not wait for it to expire. */
+  releaseLease(lease: Lease): Promise<void>;
   /** The commit of the highest committed batch, or undefined before the first. */
   latestCommit(): Promise<CommitRecord | undefined>;
   /** The commit of one batch, if it exists (and has not expired from the commit log). */

@@ -56,6 +56,8 @@ export class FileCheckpointStore implements CheckpointStore {
     return { kind: 'acquired', lease: { owner, epoch: 0, expiresAtMs: Date.now() + durationMs }, head: await this.latestCommit() };
   }
 
+  async releaseLease(_lease: Lease): Promise<void> {}
+
   getCommit(batchId: number): Promise<CommitRecord | undefined> {
     return this.read<CommitRecord>(batchKey('commits', batchId));
   }

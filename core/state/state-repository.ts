@@ -161,7 +161,8 @@ export class StateRepository {
     return store;
   }
 
-  private async readManifest(key: string): Promise<StateManifest> {
+  /** Reads and validates a manifest. */
+  async readManifest(key: string): Promise<StateManifest> {
     const bytes = await this.required(key);
     let manifest: StateManifest | null;
     try {

@@ -35,6 +35,7 @@ import { allNodes, type LogicalPlan, type Relation, type StreamingRelation } fro
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { sameOffset, type Source } from '../sources/source.js';
 import type { KeyedStateStore } from '../state/keyed-state-store.js';
+import { collectStateGarbage, type GarbageCollection } from '../state/state-garbage-collector.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
 import { planFingerprint } from './plan-fingerprint.js';
@@ -69,6 +70,8 @@ export interface MicroBatchExecutionOptions extends CheckpointBackend {
   readonly queryName?: string;
   /** Called after each protocol step; an error thrown here aborts the batch exactly like a crash there. */
   readonly afterStep?: (step: BatchStep, batchId: number) => void;
+  /** Committed versions whose state stays loadable; older state files are garbage. @default 100 */
+  readonly minBatchesToRetain?: number;
   /** How long each attempt holds the query's lease. @default 5 minutes */
   readonly leaseDurationMs?: number;
   /** Processing time source (ms since epoch). */
@@ -92,6 +95,7 @@ export class MicroBatchExecution {
   private readonly repository: StateRepository;
   private readonly clock: () => number;
   private cache: CachedState | undefined;
+  private lease: Lease | undefined;
 
   private constructor(
     private readonly options: MicroBatchExecutionOptions,
@@ -154,6 +158,7 @@ export class MicroBatchExecution {
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { lease, head } = leased;
+      this.lease = lease;
       const intent = await step('plan', () => this.planBatch(batchId, head));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
@@ -334,8 +339,15 @@ export class MicroBatchExecution {
     return known.length === 0 ? undefined : known.reduce((a, b) => a + b, 0);
   }
 
-  /** Releases the sources. */
+  /** Maintenance: deletes state files that no retained version references (see state-garbage-collector.ts). */
+  maintain(): Promise<GarbageCollection> {
+    return collectStateGarbage(this.options.checkpoint, this.options.stateObjects, this.repository, this.options.minBatchesToRetain);
+  }
+
+  /** Releases the lease and the sources. */
   async stop(): Promise<void> {
+    if (this.lease) await this.options.checkpoint.releaseLease(this.lease);
+    this.lease = undefined;
     await Promise.all(this.sources.map((s) => s.stop?.()));
   }
 }

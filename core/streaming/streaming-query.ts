@@ -9,6 +9,8 @@ import { type StreamingQueryProgress } from './progress.js';
 import type { ResolvedTrigger } from './trigger.js';
 
 const RECENT_PROGRESS_LIMIT = 100;
+/** Garbage-collect state after every this many committed batches. */
+const MAINTENANCE_INTERVAL = 10;
 /** How long an idle continuous query (processingTime 0) waits before polling its sources again. */
 const IDLE_POLL_MS = 10;
 
@@ -137,6 +139,7 @@ export class StreamingQuery {
     const outcome = await this.execution.runNextBatch();
     switch (outcome.kind) {
       case 'committed':
+        if ((outcome.progress.batchId + 1) % MAINTENANCE_INTERVAL === 0) await this.execution.maintain();
         return outcome.progress;
       case 'idle':
         return undefined;
