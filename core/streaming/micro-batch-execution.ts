@@ -344,10 +344,15 @@ export class MicroBatchExecution {
     return collectStateGarbage(this.options.checkpoint, this.options.stateObjects, this.repository, this.options.minBatchesToRetain);
   }
 
-  /** Releases the lease and the sources. */
-  async stop(): Promise<void> {
+  /** Gives up the lease this run holds, if any (an invocation does so when it ends). */
+  async releaseLease(): Promise<void> {
     if (this.lease) await this.options.checkpoint.releaseLease(this.lease);
     this.lease = undefined;
+  }
+
+  /** Releases the lease and the sources. */
+  async stop(): Promise<void> {
+    await this.releaseLease();
     await Promise.all(this.sources.map((s) => s.stop?.()));
   }
 }

@@ -1,0 +1,74 @@
+/**
+ * One invocation of a query (a Lambda run): micro-batches back to back while the time budget allows,
+ * then the lease is released. The invocation starts no batch it cannot expect to finish before its
+ * deadline (the longest batch so far, or a first-batch estimate, plus a safety margin), and a batch
+ * that still overruns is abandoned before its commit. Lease and commit outcomes end the invocation
+ * quietly, with the reason in the result and the log: they are expected in a system where
+ * invocations may be duplicated, retried or overlap.
+ */
+import type { BatchOutcome, MicroBatchExecution } from './micro-batch-execution.js';
+import type { StreamingQueryProgress } from './progress.js';
+
+/** How an invocation budgets its time. */
+export interface InvocationBudget {
+  /** Milliseconds left before the invocation is killed (Lambda's `getRemainingTimeInMillis`). */
+  readonly remainingMs: () => number;
+  /** Time kept free at the end for the commit and the lease release. @default 2000 */
+  readonly safetyMarginMs?: number;
+  /** The expected duration of a batch before one has run. @default 1000 */
+  readonly firstBatchEstimateMs?: number;
+  /** Receives one structured entry per batch outcome. */
+  readonly log?: (entry: Record<string, unknown>) => void;
+}
+
+/** Why an invocation stopped. */
+export type InvocationStop = 'idle' | 'time-budget' | Exclude<BatchOutcome['kind'], 'committed' | 'idle'>;
+
+/** What an invocation did. */
+export interface InvocationResult {
+  readonly batches: readonly StreamingQueryProgress[];
+  readonly stoppedBecause: InvocationStop;
+}
+
+/** Runs batches until there is nothing to do, the budget runs out, or another invocation owns the query. */
+export async function runInvocation(execution: MicroBatchExecution, budget: InvocationBudget): Promise<InvocationResult> {
+  const margin = budget.safetyMarginMs ?? 2_000;
+  const log = budget.log ?? (() => {});
+  const batches: StreamingQueryProgress[] = [];
+  let longestMs = budget.firstBatchEstimateMs ?? 1_000;
+  try {
+    while (true) {
+      if (budget.remainingMs() < longestMs + margin) return stop('time-budget');
+      const deadlineMs = Date.now() + budget.remainingMs() - margin;
+      const outcome = await execution.runNextBatch(deadlineMs);
+      if (outcome.kind !== 'committed') return stop(outcome.kind === 'abandoned' ? 'abandoned' : outcome.kind, outcome);
+      batches.push(outcome.progress);
+      longestMs = Math.max(longestMs, outcome.progress.durationMs.triggerExecution);
+      log({ message: 'batch committed', batchId: outcome.progress.batchId, progress: outcome.progress });
+    }
+  } finally {
+    await execution.releaseLease();
+  }
+
+  function stop(reason: InvocationStop, outcome?: BatchOutcome): InvocationResult {
+    if (reason !== 'idle') log({ message: describe(reason), ...outcome });
+    return { batches, stoppedBecause: reason };
+  }
+}
+
+function describe(reason: InvocationStop): string {
+  switch (reason) {
+    case 'lease-held':
+      return 'another invocation holds the lease; stopping';
+    case 'lease-lost':
+      return 'lost the lease to another invocation; stopped without committing';
+    case 'conflict':
+      return 'another attempt committed this batch first; stopped without committing';
+    case 'abandoned':
+      return 'time budget ran out before the commit; the batch is abandoned and re-runs from its intent';
+    case 'time-budget':
+      return 'not enough time left for another batch';
+    case 'idle':
+      return 'no new data';
+  }
+}
