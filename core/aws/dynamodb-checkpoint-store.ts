@@ -1,0 +1,318 @@
+/**
+ * The checkpoint in DynamoDB (DESIGN.md section 3): one item collection per query, `pk = query#<id>`.
+ *
+ *   sk = head            the last committed batch (its commit record), the lease (owner, expiry,
+ *                        epoch) and the format version
+ *   sk = metadata        query id, plan fingerprint, state partition count
+ *   sk = offsets#<N>     the intent of batch N (write-ahead log), created once
+ *   sk = commit#<N>      the commit log, with a TTL attribute (`expiresAt`)
+ *
+ * Protocol:
+ * - lease: one UpdateItem takes the lease when it is free, expired or already ours, increments the
+ *   fencing epoch, and returns the head in the same request.
+ * - intent: PutItem with attribute_not_exists; the loser reads the winner's intent.
+ * - commit: one TransactWriteItems: Put commit#N (attribute_not_exists) + Update head to N, on the
+ *   conditions head.batchId = N-1 and epoch = ours. Its ClientRequestToken derives from
+ *   (query, N, epoch), so a retried call of the same commit is harmless. A failed condition on the
+ *   commit item means another attempt committed N (`conflict`); on the head alone, another
+ *   invocation took the lease (`lease-lost`).
+ * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to the
+ * object store (write-once key) and the item references it.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  type CheckpointStore,
+  type CommitRecord,
+  type CommitResult,
+  type Lease,
+  type LeaseResult,
+  type OffsetIntent,
+  type QueryMetadata,
+} from '../checkpoint/checkpoint-store.js';
+import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import { CheckpointError } from '../errors.js';
+import { awsFailure, cancelledTransactionItems, classifyAwsError } from './aws-error.js';
+
+/** Configuration of a DynamoDB checkpoint. */
+export interface DynamoDbCheckpointOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly queryId: string;
+  /** Where intents too large for an item go (e.g. the state bucket). */
+  readonly largeRecords?: ObjectStore;
+  /** Intents whose JSON exceeds this many bytes go to `largeRecords`. @default 64 KiB */
+  readonly maxItemRecordBytes?: number;
+  /** How long commit log items live before DynamoDB's TTL removes them. @default 30 days */
+  readonly commitLogTtlSeconds?: number;
+  readonly clock?: () => number;
+}
+
+interface StoredItem {
+  readonly record?: string;
+  readonly recordKey?: string;
+  readonly batchId?: number;
+  readonly epoch?: number;
+  readonly leaseOwner?: string;
+  readonly leaseExpiresAt?: number;
+}
+
+const DEFAULT_MAX_ITEM_RECORD_BYTES = 64 * 1024;
+const DEFAULT_COMMIT_TTL_SECONDS = 30 * 24 * 3600;
+const MAX_COMMIT_ATTEMPTS = 5;
+
+/** A query's checkpoint in a DynamoDB table (shared by many queries). */
+export class DynamoDbCheckpointStore implements CheckpointStore {
+  readonly location: string;
+  private readonly db: DynamoDBDocumentClient;
+  private readonly pk: string;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: DynamoDbCheckpointOptions) {
+    this.db = DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } });
+    this.pk = `query#${options.queryId}`;
+    this.location = `dynamodb://${options.tableName}/${this.pk}`;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  async getMetadata(): Promise<QueryMetadata | undefined> {
+    return this.readRecord<QueryMetadata>('metadata');
+  }
+
+  createMetadata(metadata: QueryMetadata): Promise<CreateResult> {
+    return this.createItem('metadata', { record: JSON.stringify(metadata) });
+  }
+
+  async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.tryAcquireLease(owner, durationMs);
+      } catch (e) {
+        // A commit transaction on the head is in flight: try again shortly.
+        if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS) throw this.failure('take the lease', e);
+        await sleep(20 * 2 ** attempt * Math.random());
+      }
+    }
+  }
+
+  private async tryAcquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+    const now = this.clock();
+    try {
+      const result = await this.db.send(
+        new UpdateCommand({
+          TableName: this.options.tableName,
+          Key: this.key('head'),
+          UpdateExpression:
+            'SET leaseOwner = :owner, leaseExpiresAt = :expires, epoch = if_not_exists(epoch, :zero) + :one, formatVersion = :version',
+          ConditionExpression: 'attribute_not_exists(leaseOwner) OR leaseExpiresAt < :now OR leaseOwner = :owner',
+          ExpressionAttributeValues: {
+            ':owner': owner,
+            ':expires': now + durationMs,
+            ':now': now,
+            ':zero': 0,
+            ':one': 1,
+            ':version': CHECKPOINT_FORMAT_VERSION,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const head = result.Attributes as StoredItem;
+      const lease = { owner, epoch: head.epoch!, expiresAtMs: head.leaseExpiresAt! };
+      return { kind: 'acquired', lease, head: head.record ? this.parse<CommitRecord>(head.record, 'head') : undefined };
+    } catch (e) {
+      if (classifyAwsError(e) !== 'condition-failed') throw e;
+      const head = await this.getItem('head');
+      return { kind: 'held', owner: head?.leaseOwner ?? 'unknown', expiresAtMs: head?.leaseExpiresAt ?? 0 };
+    }
+  }
+
+  /** Gives the lease up (if still ours), so the next invocation need not wait for it to expire. */
+  async releaseLease(lease: Lease): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.options.tableName,
+          Key: this.key('head'),
+          UpdateExpression: 'REMOVE leaseOwner, leaseExpiresAt',
+          ConditionExpression: 'epoch = :epoch AND leaseOwner = :owner',
+          ExpressionAttributeValues: { ':epoch': lease.epoch, ':owner': lease.owner },
+        }),
+      );
+    } catch (e) {
+      if (classifyAwsError(e) !== 'condition-failed') throw this.failure('release the lease', e);
+    }
+  }
+
+  async latestCommit(): Promise<CommitRecord | undefined> {
+    const head = await this.getItem('head');
+    return head?.record ? this.parse<CommitRecord>(head.record, 'head') : undefined;
+  }
+
+  getCommit(batchId: number): Promise<CommitRecord | undefined> {
+    return this.readRecord<CommitRecord>(commitKey(batchId));
+  }
+
+  async getIntent(batchId: number): Promise<OffsetIntent | undefined> {
+    return this.readRecord<OffsetIntent>(intentKey(batchId));
+  }
+
+  async putIntent(intent: OffsetIntent): Promise<CreateResult> {
+    const record = JSON.stringify(intent);
+    const limit = this.options.maxItemRecordBytes ?? DEFAULT_MAX_ITEM_RECORD_BYTES;
+    if (Buffer.byteLength(record) <= limit || !this.options.largeRecords) {
+      return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, record });
+    }
+    const recordKey = `checkpoint/${this.options.queryId}/offsets/${String(intent.batchId).padStart(20, '0')}-${randomUUID()}.json`;
+    await this.options.largeRecords.put(recordKey, Buffer.from(record));
+    return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, recordKey });
+  }
+
+  async commit(commit: CommitRecord, lease: Lease): Promise<CommitResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.db.send(this.commitTransaction(commit, lease));
+        return 'committed';
+      } catch (e) {
+        const items = cancelledTransactionItems(e);
+        if (items[0] === 'condition-failed') return 'conflict';
+        if (items[1] === 'condition-failed') return 'lease-lost';
+        // Another transaction touched the same items at the same time: whoever won decides.
+        if (items.includes('transaction-conflict') || classifyAwsError(e) === 'transaction-conflict') {
+          if (await this.getItem(commitKey(commit.batchId))) return 'conflict';
+          if (attempt < MAX_COMMIT_ATTEMPTS) {
+            await sleep(20 * 2 ** attempt * Math.random());
+            continue;
+          }
+        }
+        throw this.failure(`commit batch ${commit.batchId}`, e);
+      }
+    }
+  }
+
+  /** Put commit#N (create-once) and move the head from N-1 to N, fenced by the lease epoch. */
+  private commitTransaction(commit: CommitRecord, lease: Lease): TransactWriteCommand {
+    const record = JSON.stringify(commit);
+    return new TransactWriteCommand({
+      ClientRequestToken: commitToken(this.options.queryId, commit.batchId, lease.epoch),
+      TransactItems: [
+        {
+          Put: {
+            TableName: this.options.tableName,
+            Item: {
+              ...this.key(commitKey(commit.batchId)),
+              batchId: commit.batchId,
+              record,
+              expiresAt: Math.floor(this.clock() / 1000) + (this.options.commitLogTtlSeconds ?? DEFAULT_COMMIT_TTL_SECONDS),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            TableName: this.options.tableName,
+            Key: this.key('head'),
+            UpdateExpression: 'SET batchId = :batchId, #record = :record',
+            ConditionExpression:
+              '(batchId = :previous OR (attribute_not_exists(batchId) AND :previous = :none)) AND epoch = :epoch AND leaseOwner = :owner',
+            ExpressionAttributeNames: { '#record': 'record' },
+            ExpressionAttributeValues: {
+              ':batchId': commit.batchId,
+              ':record': record,
+              ':previous': commit.batchId - 1,
+              ':none': -1,
+              ':epoch': lease.epoch,
+              ':owner': lease.owner,
+            },
+          },
+        },
+      ],
+    });
+  }
+
+  private async createItem(sk: string, attributes: Record<string, unknown>): Promise<CreateResult> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.options.tableName,
+          Item: { ...this.key(sk), formatVersion: CHECKPOINT_FORMAT_VERSION, ...attributes },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'created';
+    } catch (e) {
+      if (classifyAwsError(e) === 'condition-failed') return 'exists';
+      throw this.failure(`write ${sk}`, e);
+    }
+  }
+
+  private async readRecord<T>(sk: string): Promise<T | undefined> {
+    const item = await this.getItem(sk);
+    if (!item) return undefined;
+    if (item.record !== undefined) return this.parse<T>(item.record, sk);
+    if (item.recordKey && this.options.largeRecords) {
+      const bytes = await this.options.largeRecords.get(item.recordKey);
+      if (!bytes) {
+        throw new CheckpointError(`${this.location} ${sk} references ${item.recordKey}, which is missing from ${this.options.largeRecords.location}.`);
+      }
+      return this.parse<T>(Buffer.from(bytes).toString('utf8'), sk);
+    }
+    throw new CheckpointError(`${this.location} item ${sk} has no record; the checkpoint is damaged.`);
+  }
+
+  private async getItem(sk: string): Promise<StoredItem | undefined> {
+    try {
+      const result = await this.db.send(new GetCommand({ TableName: this.options.tableName, Key: this.key(sk), ConsistentRead: true }));
+      return result.Item as StoredItem | undefined;
+    } catch (e) {
+      throw this.failure(`read ${sk}`, e);
+    }
+  }
+
+  private parse<T>(text: string, sk: string): T {
+    let record: { formatVersion?: unknown };
+    try {
+      record = JSON.parse(text);
+    } catch (e) {
+      throw new CheckpointError(`${this.location} item ${sk} is corrupt (not valid JSON).`, { cause: e });
+    }
+    if (record.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
+      throw new CheckpointError(
+        `${this.location} item ${sk} has format version ${String(record.formatVersion)}; this Sluice reads version ${CHECKPOINT_FORMAT_VERSION}.`,
+      );
+    }
+    return record as T;
+  }
+
+  private key(sk: string): { pk: string; sk: string } {
+    return { pk: this.pk, sk };
+  }
+
+  private failure(action: string, e: unknown): Error {
+    return awsFailure(`Could not ${action} in ${this.location}`, e);
+  }
+}
+
+function intentKey(batchId: number): string {
+  return `offsets#${String(batchId).padStart(20, '0')}`;
+}
+
+function commitKey(batchId: number): string {
+  return `commit#${String(batchId).padStart(20, '0')}`;
+}
+
+/** At most 36 characters, the same for every retry of one commit and different for any other. */
+function commitToken(queryId: string, batchId: number, epoch: number): string {
+  return createHash('sha256').update(`${queryId}|${batchId}|${epoch}`).digest('hex').slice(0, 36);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

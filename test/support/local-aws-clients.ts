@@ -1,0 +1,48 @@
+/**
+ * AWS SDK clients for the local test services. Everything a client would otherwise look up is given
+ * explicitly (region, static dummy credentials, endpoint), so no client asks the instance metadata
+ * service for credentials or region and all traffic goes to 127.0.0.1; the global setup also points
+ * the SDK's shared config files away from ~/.aws.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+
+const REGION = 'us-east-1';
+
+/**
+ * Two attempts: one retry absorbs a transient local hiccup, and a test that provokes failures does
+ * not wait through the SDK's default backoff.
+ */
+const MAX_ATTEMPTS = 2;
+
+/** Fail fast instead of hanging until the test's timeout when a local service is gone. */
+const REQUEST_HANDLER = { connectionTimeout: 2_000, requestTimeout: 15_000 };
+
+/** A DynamoDB client for DynamoDB Local at `endpoint` (any alphanumeric credentials work there). */
+export function localDynamoClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    region: REGION,
+    endpoint,
+    credentials: { accessKeyId: 'sluicetest', secretAccessKey: 'sluicetest' },
+    maxAttempts: MAX_ATTEMPTS,
+    requestHandler: REQUEST_HANDLER,
+  });
+}
+
+/** An S3 client for s3rver at `endpoint`. */
+export function localS3Client(endpoint: string): S3Client {
+  return new S3Client({
+    region: REGION,
+    endpoint,
+    // s3rver serves buckets by path, not by virtual host
+    forcePathStyle: true,
+    // s3rver checks signatures against its one built-in key pair
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    // By default the SDK sends streamed uploads aws-chunked with a trailing checksum; s3rver would
+    // store that framing as the object's content. Checksums only when an operation requires one.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: MAX_ATTEMPTS,
+    requestHandler: REQUEST_HANDLER,
+  });
+}
