@@ -153,12 +153,14 @@ export class MicroBatchExecution {
     try {
       const leased = await step('lease', async () => {
         const result = await this.options.checkpoint.acquireLease(this.runId, this.options.leaseDurationMs ?? DEFAULT_LEASE_MS);
-        if (result.kind === 'acquired') batchId = result.head ? result.head.batchId + 1 : 0;
+        if (result.kind === 'acquired') {
+          this.lease = result.lease;
+          batchId = result.head ? result.head.batchId + 1 : 0;
+        }
         return result;
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { lease, head } = leased;
-      this.lease = lease;
       const intent = await step('plan', () => this.planBatch(batchId, head));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));

@@ -1,0 +1,238 @@
+/**
+ * The commit protocol on DynamoDB Local and s3rver: crashes at every step, concurrent invocations,
+ * lease takeover, and damaged state objects.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type BatchStep,
+  col,
+  count,
+  type DataFrame,
+  MemorySink,
+  type MemoryStream,
+  type RowObject,
+  SluiceSession,
+  window,
+} from '../../core/index.js';
+import { runInvocation } from '../../core/streaming/invocation.js';
+import { MicroBatchExecution } from '../../core/streaming/micro-batch-execution.js';
+import { at, clickSchema } from '../support/events.js';
+import { uniqueName } from '../support/unique-name.js';
+import { awsBackend } from './aws-backend.js';
+
+const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
+
+function windowedCounts(session: SluiceSession, input: MemoryStream): DataFrame {
+  return session.readStream
+    .memory(input)
+    .withWatermark('ts', '10 minutes')
+    .groupBy(window(col('ts'), '10 minutes'), col('category'))
+    .agg(count().alias('n'));
+}
+
+/** Events over two hours, a few out of order, fed in chunks; plus a flush event that closes every window. */
+function eventChunks(chunks: number): RowObject[][] {
+  return Array.from({ length: chunks }, (_, c) =>
+    Array.from({ length: 20 }, (_, i) => ({
+      ts: at('10:00:00') + (c * 20 + i) * 15_000_000 - (i % 4 === 0 ? 300_000_000 : 0),
+      category: ['a', 'b', 'c'][(c + i) % 3],
+      user: `u${i}`,
+    })),
+  );
+}
+
+const FLUSH: RowObject = { ts: at('23:00:00'), category: 'flush', user: 'z' };
+
+async function batchResult(events: RowObject[]): Promise<string[]> {
+  const session = new SluiceSession();
+  const rows = await session
+    .createDataFrame(events, clickSchema)
+    .groupBy(window(col('ts'), '10 minutes'), col('category'))
+    .agg(count().alias('n'))
+    .collect();
+  return canonical(rows);
+}
+
+function canonical(rows: RowObject[]): string[] {
+  return rows.map((r) => `${(r.window as { start: number }).start}|${r.category}=${r.n}`).sort();
+}
+
+/** A fresh invocation: new clients, new execution, cold state cache. */
+async function invocation(queryId: string, df: DataFrame, sink: MemorySink, options: { afterStep?: (step: BatchStep, batchId: number) => void; leaseDurationMs?: number } = {}) {
+  return MicroBatchExecution.start({
+    ...(await awsBackend(queryId)),
+    plan: df.plan,
+    outputMode: 'append',
+    sink,
+    numStatePartitions: 4,
+    snapshotInterval: 3,
+    ...options,
+  });
+}
+
+const budget = () => ({ remainingMs: () => 60_000, safetyMarginMs: 100 });
+
+describe('the commit protocol on DynamoDB and S3', () => {
+  for (const crashStep of STEPS) {
+    it(`gives the batch result after an invocation dies right after '${crashStep}'`, async () => {
+      const queryId = uniqueName('crash');
+      const session = new SluiceSession();
+      const input = session.memoryStream(clickSchema);
+      const df = windowedCounts(session, input);
+      const sink = new MemorySink(df.schema);
+      const chunks = eventChunks(4);
+      input.addData(chunks[0]);
+      await runInvocation(await invocation(queryId, df, sink), budget());
+      input.addData(chunks[1]);
+      const crashing = await invocation(queryId, df, sink, {
+        leaseDurationMs: 100,
+        afterStep: (step) => {
+          if (step === crashStep) throw new Error(`died after ${step}`);
+        },
+      });
+      // a process that dies does not give its lease back: the next invocation waits for it to expire
+      crashing.releaseLease = async () => {};
+      await expect(runInvocation(crashing, budget())).rejects.toThrow(`died after ${crashStep}`);
+      await new Promise((r) => setTimeout(r, 150));
+      for (const chunk of [chunks[2], chunks[3], [FLUSH]]) {
+        input.addData(chunk);
+        const result = await runInvocation(await invocation(queryId, df, sink), budget());
+        expect(result.stoppedBecause).toBe('idle');
+        expect(result.batches[0]?.stateLoad ?? 'cold').toBe('cold');
+      }
+      expect(canonical(sink.rows())).toEqual(await batchResult(chunks.flat().filter((e) => e.category !== 'flush')));
+    });
+  }
+
+  for (const concurrency of [2, 8]) {
+    it(`commits each batch exactly once with ${concurrency} concurrent invocations, and every re-run delivers the same rows`, async () => {
+      const queryId = uniqueName('concurrent');
+      const session = new SluiceSession();
+      const input = session.memoryStream(clickSchema);
+      const df = windowedCounts(session, input);
+      const sink = new MemorySink(df.schema);
+      const deliveries = new Map<number, string[]>();
+      const recording = {
+        description: 'recording',
+        addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+          const [batchId, rows] = args;
+          const text = JSON.stringify(rows);
+          const seen = deliveries.get(batchId) ?? [];
+          deliveries.set(batchId, [...seen, text]);
+          await sink.addBatch(...args);
+        },
+      };
+      const chunks = eventChunks(6);
+      const committed: number[] = [];
+      for (const chunk of [...chunks, [FLUSH]]) {
+        input.addData(chunk);
+        // short leases, so invocations also take over from each other mid-batch
+        const results = await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            const execution = await MicroBatchExecution.start({
+              ...(await awsBackend(queryId)),
+              plan: df.plan,
+              outputMode: 'append',
+              sink: recording,
+              numStatePartitions: 4,
+              snapshotInterval: 3,
+              leaseDurationMs: 30,
+            });
+            return runInvocation(execution, budget());
+          }),
+        );
+        committed.push(...results.flatMap((r) => r.batches.map((b) => b.batchId)));
+      }
+      expect([...committed].sort((a, b) => a - b)).toEqual([...new Set(committed)].sort((a, b) => a - b));
+      for (const [batchId, texts] of deliveries) expect(new Set(texts).size, `batch ${batchId}`).toBe(1);
+      expect(canonical(sink.rows())).toEqual(await batchResult(chunks.flat()));
+    });
+  }
+
+  it('does not let a slow invocation commit after its lease expired and another took over', async () => {
+    const queryId = uniqueName('slow');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    let release: () => void = () => {};
+    const paused = new Promise<void>((r) => (release = r));
+    let reachedSink: () => void = () => {};
+    const atSink = new Promise<void>((r) => (reachedSink = r));
+    const slowSink = {
+      description: 'slow',
+      addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+        reachedSink();
+        await paused;
+        await sink.addBatch(...args);
+      },
+    };
+    const slow = await MicroBatchExecution.start({ ...(await awsBackend(queryId)), plan: df.plan, outputMode: 'append', sink: slowSink, numStatePartitions: 4, snapshotInterval: 3, leaseDurationMs: 100 });
+    const slowRun = slow.runNextBatch();
+    await atSink;
+    await new Promise((r) => setTimeout(r, 150)); // the slow invocation's lease expires
+    const fast = await runInvocation(await invocation(queryId, df, sink), budget());
+    expect(fast.batches[0].batchId).toBe(0);
+    release();
+    // batch 0 is already committed by the invocation that took over, so the slow one is refused
+    expect(await slowRun).toEqual({ kind: 'conflict', batchId: 0 });
+  });
+
+  it('fences an invocation whose lease another took before it committed: lease-lost, nothing committed', async () => {
+    const queryId = uniqueName('fenced');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    const { checkpoint } = await awsBackend(queryId);
+    let tookOver: () => void = () => {};
+    const takeover = new Promise<void>((r) => (tookOver = r));
+    let reachedSink: () => void = () => {};
+    const atSink = new Promise<void>((r) => (reachedSink = r));
+    const slow = await MicroBatchExecution.start({
+      ...(await awsBackend(queryId)),
+      plan: df.plan,
+      outputMode: 'append',
+      sink: {
+        description: 'waits for a takeover',
+        addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+          reachedSink();
+          await takeover;
+          await sink.addBatch(...args);
+        },
+      },
+      numStatePartitions: 4,
+      snapshotInterval: 3,
+      leaseDurationMs: 50,
+    });
+    const run = slow.runNextBatch();
+    await atSink;
+    await new Promise((r) => setTimeout(r, 80)); // the slow invocation's lease expires
+    expect((await checkpoint.acquireLease('other', 60_000)).kind).toBe('acquired');
+    tookOver();
+    expect(await run).toEqual({ kind: 'lease-lost', batchId: 0 });
+    expect(await checkpoint.getCommit(0)).toBeUndefined();
+    expect(await checkpoint.latestCommit()).toBeUndefined();
+  });
+
+  it('names the key of a corrupted or missing state object instead of starting from empty state', async () => {
+    const queryId = uniqueName('damaged');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    await runInvocation(await invocation(queryId, df, sink), budget());
+    const { stateObjects } = await awsBackend(queryId);
+    const [delta] = (await stateObjects.list('state/')).filter((k) => k.endsWith('.delta'));
+    const bytes = Buffer.from((await stateObjects.get(delta))!);
+    bytes[bytes.length - 2] ^= 1;
+    await stateObjects.put(delta, bytes);
+    input.addData(eventChunks(2)[1]);
+    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(new RegExp(`${delta}.*corrupt \\(checksum mismatch\\)`));
+    await stateObjects.delete(delta);
+    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(new RegExp(`${delta} is missing`));
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * The local AWS services in a process of their own, started by the global setup with
+ * `node --import tsx`. Two reasons: Vitest's module runner transforms the AWS SDK's and s3rver's
+ * module trees file by file (seconds), where plain Node loads them natively; and when the test
+ * runner dies without its teardown, this process sees its stdin close and still stops the JVM.
+ *
+ * Protocol: one JSON line on stdout, `{"dynamoDbEndpoint":...,"s3Endpoint":...}` once the services
+ * answer and passed their checks, or `{"error":"..."}` when they could not start; then the services
+ * run until stdin closes (or a termination signal), and the process exits after stopping them.
+ */
+import { startAwsServices, type AwsServices } from './aws-services.js';
+
+/** What the process prints once. */
+export type ServicesReport = { readonly dynamoDbEndpoint: string; readonly s3Endpoint: string } | { readonly error: string };
+
+let services: AwsServices;
+try {
+  services = await startAwsServices();
+} catch (e) {
+  report({ error: e instanceof Error ? e.message : String(e) });
+  process.exit(1);
+}
+report({ dynamoDbEndpoint: services.dynamoDbEndpoint, s3Endpoint: services.s3Endpoint });
+
+let stopping: Promise<void> | undefined;
+const stopAndExit = (): void => {
+  stopping ??= services.stop().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error('Stopping the local AWS services failed:', e);
+      process.exit(1);
+    },
+  );
+};
+process.stdin.on('close', stopAndExit);
+process.stdin.resume();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stopAndExit);
+
+function report(message: ServicesReport): void {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
