@@ -32,6 +32,7 @@ export {
   collect_list,
   count,
   countDistinct,
+  current_timestamp,
   explode,
   explode_outer,
   first,

@@ -30,6 +30,14 @@ export function coalesce(...columns: (Column | string)[]): Column {
   return new Column({ kind: 'call', name: 'coalesce', args: columns.map(columnOrName) });
 }
 
+/**
+ * The processing time of the current batch: the same for every row of a batch, and the same again when
+ * a batch re-runs after a crash (it is recorded in the batch's intent).
+ */
+export function current_timestamp(): Column {
+  return new Column({ kind: 'call', name: 'current_timestamp', args: [] });
+}
+
 /** `NOT c`. */
 export function not(c: Column): Column {
   return c.not();

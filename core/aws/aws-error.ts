@@ -78,9 +78,20 @@ const CANCELLATION_CODES: Readonly<Record<string, AwsErrorKind | 'none'>> = {
 };
 
 /** Socket-level failures: the request may never have reached the service. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
-const RETRIABLE: ReadonlySet<AwsErrorKind> = new Set(['transaction-conflict', 'throttled', 'unavailable']);
+const RETRIABLE: ReadonlySet<AwsErrorKind> = new Set([
+  'transaction-conflict',
+  'throttled',
+  'unavailable',
+]);
 
 /** Classifies a failure thrown by an AWS SDK v3 client (or by the network under it). */
 export function classifyAwsError(error: unknown): AwsErrorKind {
@@ -105,7 +116,8 @@ export function classifyAwsError(error: unknown): AwsErrorKind {
  */
 export function cancelledTransactionItems(error: unknown): Array<AwsErrorKind | 'none'> {
   const fields = asFields(error);
-  if (fields.name !== 'TransactionCanceledException' || !Array.isArray(fields.CancellationReasons)) return [];
+  if (fields.name !== 'TransactionCanceledException' || !Array.isArray(fields.CancellationReasons))
+    return [];
   return fields.CancellationReasons.map((reason: { Code?: unknown } | undefined) => {
     const code = reason?.Code;
     return (typeof code === 'string' ? CANCELLATION_CODES[code] : undefined) ?? 'other';
@@ -135,13 +147,17 @@ export function awsFailure(context: string, error: unknown): CheckpointError {
 }
 
 const ADVICE: Readonly<Record<AwsErrorKind, string>> = {
-  'condition-failed': 'A condition of the request did not hold; another writer changed the item first.',
-  'transaction-conflict': 'A concurrent request on the same item or object interfered; retrying can succeed.',
-  'precondition-failed': 'A precondition of the request did not hold; another writer created or changed the object first.',
+  'condition-failed':
+    'A condition of the request did not hold; another writer changed the item first.',
+  'transaction-conflict':
+    'A concurrent request on the same item or object interfered; retrying can succeed.',
+  'precondition-failed':
+    'A precondition of the request did not hold; another writer created or changed the object first.',
   'not-found': 'The object or item does not exist.',
   'missing-resource':
     'The table or bucket does not exist: create it (the MicroBatchQuery construct does) or fix the configured name, region and endpoint.',
-  throttled: "The service is throttling requests beyond the SDK's retries; retry later, and raise capacity if it persists.",
+  throttled:
+    "The service is throttling requests beyond the SDK's retries; retry later, and raise capacity if it persists.",
   unavailable: 'The service failed or could not be reached; retrying can succeed.',
   other: "Check the configured names, region and endpoint, and the caller's IAM permissions.",
 };

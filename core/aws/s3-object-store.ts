@@ -67,7 +67,9 @@ export class S3ObjectStore implements ObjectStore {
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key), Body: bytes }));
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key), Body: bytes }),
+      );
     } catch (e) {
       throw this.failure('write', key, e);
     }
@@ -77,7 +79,12 @@ export class S3ObjectStore implements ObjectStore {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.client.send(
-          new PutObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key), Body: bytes, IfNoneMatch: '*' }),
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: this.s3Key(key),
+            Body: bytes,
+            IfNoneMatch: '*',
+          }),
         );
         return 'created';
       } catch (e) {
@@ -92,7 +99,9 @@ export class S3ObjectStore implements ObjectStore {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     try {
-      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+      const response = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }),
+      );
       return response.Body ? await response.Body.transformToByteArray() : new Uint8Array();
     } catch (e) {
       if (classifyAwsError(e) === 'not-found') return undefined;
@@ -128,7 +137,9 @@ export class S3ObjectStore implements ObjectStore {
 
   async delete(key: string): Promise<void> {
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }));
+      await this.client.send(
+        new DeleteObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }),
+      );
     } catch (e) {
       throw this.failure('delete', key, e);
     }

@@ -29,7 +29,9 @@ export class LocalDirectoryStore implements ObjectStore {
       return 'created';
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
-      throw new CheckpointError(`Cannot create ${this.file(key)}: ${(e as Error).message}`, { cause: e });
+      throw new CheckpointError(`Cannot create ${this.file(key)}: ${(e as Error).message}`, {
+        cause: e,
+      });
     } finally {
       await fs.rm(temp, { force: true });
     }
@@ -39,8 +41,12 @@ export class LocalDirectoryStore implements ObjectStore {
     try {
       return await fs.readFile(this.file(key));
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new CheckpointError(`Cannot read ${this.file(key)}: ${(e as Error).message}`, { cause: e });
+      // EISDIR: the key is only a prefix of other keys (a directory here), not an object
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+      throw new CheckpointError(`Cannot read ${this.file(key)}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   }
 
@@ -48,14 +54,21 @@ export class LocalDirectoryStore implements ObjectStore {
     const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
     let entries;
     try {
-      entries = await fs.readdir(path.join(this.location, dir), { recursive: true, withFileTypes: true });
+      entries = await fs.readdir(path.join(this.location, dir), {
+        recursive: true,
+        withFileTypes: true,
+      });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new CheckpointError(`Cannot list ${this.location}/${dir}: ${(e as Error).message}`, { cause: e });
+      throw new CheckpointError(`Cannot list ${this.location}/${dir}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     return entries
       .filter((e) => e.isFile() && !e.name.startsWith('.tmp-'))
-      .map((e) => path.relative(this.location, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .map((e) =>
+        path.relative(this.location, path.join(e.parentPath, e.name)).split(path.sep).join('/'),
+      )
       .filter((k) => k.startsWith(prefix))
       .sort();
   }

@@ -13,7 +13,8 @@ export async function executeBatch(plan: LogicalPlan): Promise<Row[]> {
       'Queries with streaming sources must be executed with writeStream.start(); collect(), show() and write work on batch DataFrames.',
     );
   }
-  const physical = planPhysical(plan, false);
+  // a batch query reads one processing time throughout, as Spark's current_timestamp() does
+  const physical = planPhysical(plan, false, { batchTimestampMicros: Date.now() * 1000 });
   const relations = allNodes(plan).filter((n): n is Relation => n.kind === 'relation');
   const inputs = new Map<number, Row[]>();
   await Promise.all(relations.map(async (r) => inputs.set(r.id, await r.scan())));

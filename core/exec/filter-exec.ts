@@ -6,6 +6,7 @@ import type { Evaluator } from '../expr/bound-expression.js';
 import { DropRow } from '../expr/drop-row.js';
 import type { Filter } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
@@ -17,8 +18,9 @@ export class FilterExec implements PhysicalOperator {
   constructor(
     node: Filter,
     private readonly input: PhysicalOperator,
+    clock: BatchClock,
   ) {
-    this.condition = bindExpression(node.condition, planScope(node.input)).eval;
+    this.condition = bindExpression(node.condition, { ...planScope(node.input), clock }).eval;
   }
 
   execute(ctx: ExecutionContext): Row[] {

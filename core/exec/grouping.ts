@@ -11,6 +11,7 @@ import type { Scope } from '../expr/scope.js';
 import { isTumbling, windowsContaining } from '../expr/time-window.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 
 /** A group: its key values and one accumulator per aggregate. Stored as is in the state store. */
@@ -28,8 +29,8 @@ export class Grouping {
   private readonly singleValued: boolean;
   private readonly inputs: readonly Evaluator[];
 
-  constructor(node: Aggregate) {
-    const scope = planScope(node.input);
+  constructor(node: Aggregate, clock: BatchClock) {
+    const scope = { ...planScope(node.input), clock };
     this.keys = node.groupBy.map((e) => bindKey(e, scope));
     this.singleValued = this.keys.every((k) => 'single' in k);
     this.aggregates = node.aggregates.map((e) => bindAggregate(unalias(e) as Extract<Expression, { kind: 'aggregate' }>, scope));

@@ -3,6 +3,7 @@
  * the result is one row even for empty input (count = 0), as in SQL.
  */
 import { encodeKey } from '../expr/group-key.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
@@ -17,8 +18,9 @@ export class HashAggregateExec implements PhysicalOperator {
   constructor(
     node: Aggregate,
     private readonly input: PhysicalOperator,
+    clock: BatchClock,
   ) {
-    this.grouping = new Grouping(node);
+    this.grouping = new Grouping(node, clock);
     this.global = node.groupBy.length === 0;
   }
 

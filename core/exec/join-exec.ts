@@ -10,6 +10,7 @@
  * semi and anti joins for the others.
  */
 import type { Evaluator } from '../expr/bound-expression.js';
+import type { BatchClock } from '../expr/scope.js';
 import { encodeKey } from '../expr/group-key.js';
 import type { Join } from '../plan/logical-plan.js';
 import type { Row } from '../types/row.js';
@@ -36,6 +37,7 @@ export class JoinExec implements PhysicalOperator {
     node: Join,
     private readonly left: PhysicalOperator,
     private readonly right: PhysicalOperator,
+    clock: BatchClock,
   ) {
     this.joinType = node.joinType;
     const leftNulls = node.left.schema.fields.map(() => null);
@@ -46,7 +48,7 @@ export class JoinExec implements PhysicalOperator {
       this.keys = usingKeys(positions);
       this.combine = usingCombiner(positions, node, concat);
     } else {
-      this.keys = conditionKeys(node);
+      this.keys = conditionKeys(node, clock);
       this.combine = concat;
     }
   }

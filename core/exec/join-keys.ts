@@ -6,6 +6,7 @@
  * the equality compares in, so equal values encode to equal hash keys.
  */
 import { comparisonType, coerce } from '../expr/binary-operators.js';
+import type { BatchClock } from '../expr/scope.js';
 import { bindExpression } from '../expr/binder.js';
 import type { BoundExpression, Evaluator } from '../expr/bound-expression.js';
 import { childrenOf, type ColumnRef, type Expression } from '../expr/expression.js';
@@ -43,8 +44,8 @@ export interface UsingColumnPositions {
 }
 
 /** The keys of a condition join; no condition means every pair matches (no keys, no residual). */
-export function conditionKeys(node: Join): JoinKeys {
-  const scope = joinScope(node.left, node.right);
+export function conditionKeys(node: Join, clock: BatchClock): JoinKeys {
+  const scope = { ...joinScope(node.left, node.right), clock };
   const width = node.left.schema.fields.length;
   const keys: BoundKey[] = [];
   const rest: Expression[] = [];

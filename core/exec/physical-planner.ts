@@ -4,6 +4,7 @@
  * from their position in a fixed traversal, so the same query gets the same ids after a restart and
  * finds its state again.
  */
+import type { BatchClock } from '../expr/scope.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
 import { FilterExec } from './filter-exec.js';
 import { HashAggregateExec } from './hash-aggregate-exec.js';
@@ -24,8 +25,11 @@ export interface PhysicalPlan {
   readonly statefulOperators: readonly StatefulAggregateExec[];
 }
 
-/** Plans `plan`; `streaming` selects stateful operators that keep state across micro-batches. */
-export function planPhysical(plan: LogicalPlan, streaming: boolean): PhysicalPlan {
+/**
+ * Plans `plan`; `streaming` selects stateful operators that keep state across micro-batches; `clock`
+ * is the batch processing time `current_timestamp()` reads.
+ */
+export function planPhysical(plan: LogicalPlan, streaming: boolean, clock: BatchClock): PhysicalPlan {
   const watermarks: WatermarkExec[] = [];
   const statefulOperators: StatefulAggregateExec[] = [];
   const build = (node: LogicalPlan): PhysicalOperator => {
@@ -34,13 +38,13 @@ export function planPhysical(plan: LogicalPlan, streaming: boolean): PhysicalPla
       case 'streamingRelation':
         return new ScanExec(node.id, node.description);
       case 'project':
-        return new ProjectExec(node, build(node.input));
+        return new ProjectExec(node, build(node.input), clock);
       case 'filter':
-        return new FilterExec(node, build(node.input));
+        return new FilterExec(node, build(node.input), clock);
       case 'aggregate': {
         const input = build(node.input);
-        if (!streaming || !node.isStreaming) return new HashAggregateExec(node, input);
-        const op = new StatefulAggregateExec(statefulOperators.length, node, input);
+        if (!streaming || !node.isStreaming) return new HashAggregateExec(node, input, clock);
+        const op = new StatefulAggregateExec(statefulOperators.length, node, input, clock);
         statefulOperators.push(op);
         return op;
       }
@@ -52,9 +56,9 @@ export function planPhysical(plan: LogicalPlan, streaming: boolean): PhysicalPla
       case 'union':
         return new UnionExec(node.inputs.map(build));
       case 'join':
-        return new JoinExec(node, build(node.left), build(node.right));
+        return new JoinExec(node, build(node.left), build(node.right), clock);
       case 'sort':
-        return new SortExec(node, build(node.input));
+        return new SortExec(node, build(node.input), clock);
       case 'limit':
         return new LimitExec(node.n, build(node.input));
     }

@@ -7,6 +7,7 @@ import type { Evaluator } from '../expr/bound-expression.js';
 import { DropRow } from '../expr/drop-row.js';
 import { generatorOf, type Project } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
@@ -19,8 +20,9 @@ export class ProjectExec implements PhysicalOperator {
   constructor(
     node: Project,
     private readonly input: PhysicalOperator,
+    clock: BatchClock,
   ) {
-    const scope = planScope(node.input);
+    const scope = { ...planScope(node.input), clock };
     const explode = generatorOf(node);
     this.evals = node.exprs.map((e, i) => (i === node.generatorIndex ? () => null : bindExpression(e, scope).eval));
     if (explode && node.generatorIndex !== undefined) {

@@ -5,6 +5,7 @@ import { bindExpression } from '../expr/binder.js';
 import { comparatorFor } from '../expr/ordering.js';
 import type { Sort } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
@@ -16,8 +17,9 @@ export class SortExec implements PhysicalOperator {
   constructor(
     node: Sort,
     private readonly input: PhysicalOperator,
+    clock: BatchClock,
   ) {
-    const scope = planScope(node.input);
+    const scope = { ...planScope(node.input), clock };
     const keys = node.orders.map((o) => {
       const bound = bindExpression(o.expr, scope);
       return { eval: bound.eval, compare: comparatorFor(bound.dataType), sign: o.ascending ? 1 : -1, nullsFirst: o.nullsFirst };

@@ -10,6 +10,7 @@
  * 4. evict closed groups (append and update modes; complete mode keeps everything, as in Spark).
  */
 import { encodeKey } from '../expr/group-key.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { ExecutionError } from '../errors.js';
 import { copyStateValue } from '../state/state-value.js';
@@ -31,8 +32,9 @@ export class StatefulAggregateExec implements PhysicalOperator {
     readonly operatorId: number,
     node: Aggregate,
     private readonly input: PhysicalOperator,
+    clock: BatchClock,
   ) {
-    this.grouping = new Grouping(node);
+    this.grouping = new Grouping(node, clock);
     const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
     this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
   }

@@ -5,7 +5,7 @@
  */
 import { AnalysisError } from '../errors.js';
 import { builtinFunctions } from '../functions/builtin-functions.js';
-import { BooleanType, type DataType, type StructType, typeName } from '../types/data-types.js';
+import { BooleanType, type DataType, type StructType, TimestampType, typeName } from '../types/data-types.js';
 import { bindBinary, coerce } from './binary-operators.js';
 import type { BoundExpression, Evaluator } from './bound-expression.js';
 import { castFunction } from './cast.js';
@@ -128,10 +128,24 @@ function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
 }
 
 function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): BoundExpression {
+  if (e.name === 'current_timestamp') return bindCurrentTimestamp(scope);
   // Own properties only: a call named 'constructor' must not find Object.prototype's.
   const binder = Object.hasOwn(builtinFunctions, e.name) ? builtinFunctions[e.name] : undefined;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
   return binder(e.args.map((a) => bindExpression(a, scope)), e);
+}
+
+/**
+ * The processing time of the running batch (recorded in its intent, so a re-run sees the same value).
+ * While a plan is only analysed there is no batch yet, and the value is never read.
+ */
+function bindCurrentTimestamp(scope: Scope): BoundExpression {
+  const clock = scope.clock;
+  return {
+    dataType: TimestampType,
+    nullable: false,
+    eval: clock ? () => clock.batchTimestampMicros : () => null,
+  };
 }
 
 function bindTumblingWindow(e: Extract<Expression, { kind: 'window' }>, scope: Scope): BoundExpression {

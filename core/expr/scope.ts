@@ -18,6 +18,16 @@ export interface ResolvedColumn {
 export interface Scope {
   readonly schema: StructType;
   resolve(ref: ColumnRef): ResolvedColumn;
+  /** The processing time of the batch being run, for `current_timestamp()`; absent while a plan is only analysed. */
+  readonly clock?: BatchClock;
+}
+
+/**
+ * The processing time of the batch being run, in microseconds. One holder per running query, set
+ * before each batch from its intent, so a re-run of a batch sees the same `current_timestamp()`.
+ */
+export interface BatchClock {
+  batchTimestampMicros: number;
 }
 
 /** A scope over one schema. Plan-qualified references (`df.col(...)`) resolve by name, like plain ones. */

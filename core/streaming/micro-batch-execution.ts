@@ -34,6 +34,7 @@ import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
 import { allNodes, type LogicalPlan, type Relation, type StreamingRelation } from '../plan/logical-plan.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { sameOffset, type Source } from '../sources/source.js';
+import type { BatchClock } from '../expr/scope.js';
 import type { KeyedStateStore } from '../state/keyed-state-store.js';
 import { collectStateGarbage, type GarbageCollection } from '../state/state-garbage-collector.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
@@ -95,6 +96,8 @@ export class MicroBatchExecution {
   private readonly repository: StateRepository;
   private readonly clock: () => number;
   private cache: CachedState | undefined;
+  /** The processing time the plan's current_timestamp() reads; set from each batch's intent. */
+  private readonly clockHolder: BatchClock = { batchTimestampMicros: 0 };
   private lease: Lease | undefined;
 
   private constructor(
@@ -102,7 +105,7 @@ export class MicroBatchExecution {
     queryId: string,
   ) {
     this.queryId = queryId;
-    this.physical = planPhysical(options.plan, true);
+    this.physical = planPhysical(options.plan, true, this.clockHolder);
     const nodes = allNodes(options.plan);
     this.streamingRelations = nodes.filter((n): n is StreamingRelation => n.kind === 'streamingRelation');
     this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
@@ -113,7 +116,7 @@ export class MicroBatchExecution {
 
   /** Opens the checkpoint (creating it on first start) and checks that it belongs to this query. */
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
-    const fingerprint = planFingerprint(planPhysical(options.plan, true), options.numStatePartitions);
+    const fingerprint = planFingerprint(planPhysical(options.plan, true, { batchTimestampMicros: 0 }), options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
       await options.checkpoint.createMetadata({
@@ -239,6 +242,7 @@ export class MicroBatchExecution {
     );
     this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceRows[i]));
     for (const r of this.relations) inputs.set(r.id, await r.scan());
+    this.clockHolder.batchTimestampMicros = intent.batchTimestampMs * 1000;
     const counters: BatchCounters = {};
     const eventTimeMax = new Map<number, number>();
     const ctx: ExecutionContext = {

@@ -1,7 +1,12 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { describe, expect, inject, it } from 'vitest';
-import { createBucket, createCheckpointTable, dynamoClient, s3Client } from '../support/aws-clients.js';
+import {
+  createBucket,
+  createCheckpointTable,
+  dynamoClient,
+  s3Client,
+} from '../support/aws-clients.js';
 import { uniqueName } from '../support/unique-name.js';
 
 describe('local AWS services of the test run', () => {

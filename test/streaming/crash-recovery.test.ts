@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { col, count, MemorySink, SluiceSession, window, type BatchStep, type RowObject } from '../../core/index.js';
+import { col, count, current_timestamp, MemorySink, SluiceSession, window, type BatchStep, type RowObject } from '../../core/index.js';
 import { at, clickSchema } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -138,5 +138,33 @@ describe('a query killed at any step of a batch and restarted', () => {
     await expect(changed.writeStream.outputMode('append').option('checkpointLocation', checkpoint).start()).rejects.toThrow(
       /stateful operators changed .* it holds state for \[#0 aggregate\(keys: window:.*, category:string.*\], the query now has \[#0 aggregate\(keys: window:/,
     );
+  });
+});
+
+describe('current_timestamp()', () => {
+  it('is the batch processing time from the intent, so a re-run batch sees the same value', async () => {
+    const checkpoint = tempDir();
+    const session = new SluiceSession();
+    const events = session.memoryStream(clickSchema);
+    const stamped = () => session.readStream.memory(events).select(col('user'), current_timestamp().alias('at'));
+    const sink = new MemorySink(stamped().schema);
+    const first = await stamped()
+      .writeStream.sink(sink)
+      .option('checkpointLocation', checkpoint)
+      .afterStep((step) => {
+        if (step === 'sink') throw new Crash('after sink');
+      })
+      .start();
+    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u1' }]);
+    await expect(first.processAllAvailable()).rejects.toBeInstanceOf(Crash);
+    const firstAttempt = sink.rows();
+    await new Promise((r) => setTimeout(r, 5));
+    const rerunStartedMicros = Date.now() * 1000;
+    const rerunSink = new MemorySink(stamped().schema);
+    const second = await stamped().writeStream.sink(rerunSink).option('checkpointLocation', checkpoint).start();
+    await second.processAllAvailable();
+    await second.stop();
+    expect(rerunSink.rows()).toEqual(firstAttempt);
+    expect(firstAttempt[0].at).toBeLessThan(rerunStartedMicros);
   });
 });

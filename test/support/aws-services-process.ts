@@ -11,7 +11,8 @@
 import { startAwsServices, type AwsServices } from './aws-services.js';
 
 /** What the process prints once. */
-export type ServicesReport = { readonly dynamoDbEndpoint: string; readonly s3Endpoint: string } | { readonly error: string };
+export type ServicesReport =
+  { readonly dynamoDbEndpoint: string; readonly s3Endpoint: string } | { readonly error: string };
 
 let services: AwsServices;
 try {

@@ -36,7 +36,10 @@ export interface AwsServices extends AwsServiceEndpoints {
 /** Starts DynamoDB Local and s3rver, verifies DynamoDB Local, and returns their endpoints. */
 export async function startAwsServices(): Promise<AwsServices> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-aws-'));
-  const started = await Promise.allSettled([startDynamoDbLocal(root), startS3Server(path.join(root, 's3'))]);
+  const started = await Promise.allSettled([
+    startDynamoDbLocal(root),
+    startS3Server(path.join(root, 's3')),
+  ]);
   const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stopAll = async (): Promise<void> => {
     await Promise.all(running.map((service) => service.stop()));

@@ -33,7 +33,9 @@ export async function startDynamoDbLocal(workDir: string): Promise<RunningServic
 }
 
 function emulatorDirectory(): string {
-  const packageJson = createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json');
+  const packageJson = createRequire(import.meta.url).resolve(
+    'amplify-dynamodb-simulator/package.json',
+  );
   const emulator = path.join(path.dirname(packageJson), 'emulator');
   if (!existsSync(path.join(emulator, 'DynamoDBLocal.jar'))) {
     throw new Error(
@@ -43,7 +45,11 @@ function emulatorDirectory(): string {
   return emulator;
 }
 
-async function launch(emulator: string, port: number, workDir: string): Promise<RunningService | 'port-taken'> {
+async function launch(
+  emulator: string,
+  port: number,
+  workDir: string,
+): Promise<RunningService | 'port-taken'> {
   const child = spawn(
     'java',
     [
@@ -93,7 +99,10 @@ async function launch(emulator: string, port: number, workDir: string): Promise<
     );
   }
   if (/Address already in use|BindException/.test(output)) return 'port-taken';
-  const reason = outcome === 'timeout' ? `did not answer within ${START_TIMEOUT_MS} ms` : `exited (${String(outcome)})`;
+  const reason =
+    outcome === 'timeout'
+      ? `did not answer within ${START_TIMEOUT_MS} ms`
+      : `exited (${String(outcome)})`;
   throw new Error(`DynamoDB Local on port ${port} ${reason}. Its output:\n${output}`);
 }
 
@@ -135,7 +144,11 @@ function freeLoopbackPort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -21,7 +21,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env.AWS_CONFIG_FILE = path.join(nowhere, 'config');
   process.env.AWS_SHARED_CREDENTIALS_FILE = path.join(nowhere, 'credentials');
 
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVICES_ENTRY], {
+  // s3rver encrypts ListObjectsV2 continuation tokens with DES, which Node 17+ only offers with
+  // OpenSSL's legacy provider; without it every truncated listing fails with a 500.
+  const node = ['--openssl-legacy-provider', '--import', 'tsx'];
+  const child = spawn(process.execPath, [...node, SERVICES_ENTRY], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const report = await firstReport(child);
@@ -47,7 +50,9 @@ function firstReport(child: ChildProcess): Promise<ServicesReport> {
       resolve(JSON.parse(line) as ServicesReport);
     });
     child.once('error', (e) => resolve({ error: e.message }));
-    child.once('exit', (code, signal) => resolve({ error: `its process exited (${signal ?? `code ${code}`}) before reporting` }));
+    child.once('exit', (code, signal) =>
+      resolve({ error: `its process exited (${signal ?? `code ${code}`}) before reporting` }),
+    );
   });
 }
 

@@ -14,7 +14,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 
 /** Throws an Error saying what the service at `endpoint` failed to enforce. */
-export async function checkDynamoDbEnforcement(client: DynamoDBClient, endpoint: string): Promise<void> {
+export async function checkDynamoDbEnforcement(
+  client: DynamoDBClient,
+  endpoint: string,
+): Promise<void> {
   const TableName = 'sluice-service-check';
   await client.send(
     new CreateTableCommand({
@@ -62,7 +65,11 @@ export async function checkDynamoDbEnforcement(client: DynamoDBClient, endpoint:
     );
     const cancelled = await failureName(transaction);
     const leftover = await client.send(
-      new GetItemCommand({ TableName, Key: { pk: { S: 'check' }, sk: { S: 'written-first' } }, ConsistentRead: true }),
+      new GetItemCommand({
+        TableName,
+        Key: { pk: { S: 'check' }, sk: { S: 'written-first' } },
+        ConsistentRead: true,
+      }),
     );
     if (cancelled !== 'TransactionCanceledException' || leftover.Item !== undefined) {
       throw new Error(
