@@ -99,6 +99,7 @@ export class MicroBatchExecution {
   /** The processing time the plan's current_timestamp() reads; set from each batch's intent. */
   private readonly clockHolder: BatchClock = { batchTimestampMicros: 0 };
   private lease: Lease | undefined;
+  private lastCommittedIntent: OffsetIntent | undefined;
 
   private constructor(
     private readonly options: MicroBatchExecutionOptions,
@@ -181,6 +182,7 @@ export class MicroBatchExecution {
         return { kind: committed, batchId };
       }
       this.cache = state ? { manifestKey: persisted.manifestKey, manifest: persisted.manifest!, stores: state.stores } : undefined;
+      this.lastCommittedIntent = intent;
       durations.triggerExecution = this.clock() - started;
       const progress = this.progress(intent, result, durations, started, state ? (warm ? 'warm' : 'cold') : 'none', persisted.bytes);
       return { kind: 'committed', progress };
@@ -198,17 +200,11 @@ export class MicroBatchExecution {
 
   /** Step 2: the intent of batch N, reused if it exists, else planned from the sources and written. */
   private async planBatch(batchId: number, head: CommitRecord | undefined): Promise<OffsetIntent | undefined> {
-    const existing = await this.options.checkpoint.getIntent(batchId);
-    if (existing) return existing;
-    const previous = head ? await this.options.checkpoint.getIntent(head.batchId) : undefined;
-    if (head && !previous) {
-      throw new CheckpointError(
-        `Checkpoint ${this.options.checkpoint.location} has commit ${head.batchId} but not its offsets; the checkpoint is damaged.`,
-      );
-    }
+    const previous = await this.committedIntent(head);
     const start = this.sources.map((_, i) => previous?.end[i] ?? null);
     const end = await Promise.all(this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined)));
     const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
+    // Offsets only grow, so an earlier attempt that wrote an intent for this batch made the same call.
     if (!hasData && !this.needsNoDataBatch(head, previous)) return undefined;
     const intent: OffsetIntent = {
       formatVersion: CHECKPOINT_FORMAT_VERSION,
@@ -218,8 +214,22 @@ export class MicroBatchExecution {
       batchTimestampMs: this.clock(),
       watermarkMicros: head?.nextWatermarkMicros ?? null,
     };
+    // Create-if-absent: when a crashed attempt already planned this batch, its intent is the truth.
     const created = await this.options.checkpoint.putIntent(intent);
     return created === 'created' ? intent : (await this.options.checkpoint.getIntent(batchId))!;
+  }
+
+  /** The intent of the head batch: remembered when this run committed it (no request), else read. */
+  private async committedIntent(head: CommitRecord | undefined): Promise<OffsetIntent | undefined> {
+    if (!head) return undefined;
+    if (this.lastCommittedIntent?.batchId === head.batchId) return this.lastCommittedIntent;
+    const intent = await this.options.checkpoint.getIntent(head.batchId);
+    if (!intent) {
+      throw new CheckpointError(
+        `Checkpoint ${this.options.checkpoint.location} has commit ${head.batchId} but not its offsets; the checkpoint is damaged.`,
+      );
+    }
+    return intent;
   }
 
   /** Step 3: state at the head's version, from memory when the cache holds exactly that version. */

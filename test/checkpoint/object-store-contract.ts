@@ -34,8 +34,9 @@ export function objectStoreContract(
       const binary = Uint8Array.from([0, 1, 2, 127, 128, 254, 255, 0]);
       await store.put('state/op-0/part-3/delta-7.bin', binary);
       await store.put('empty', new Uint8Array());
-      expect(await store.get('state/op-0/part-3/delta-7.bin')).toEqual(binary);
-      expect(await store.get('empty')).toEqual(new Uint8Array());
+      // compared as plain arrays: a store may return any Uint8Array, a Buffer included
+      expect([...((await store.get('state/op-0/part-3/delta-7.bin')) ?? [])]).toEqual([...binary]);
+      expect(await store.get('empty')).toHaveLength(0);
     });
 
     it('keeps what was put, not what the caller later does to its buffer', async () => {
