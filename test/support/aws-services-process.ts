@@ -8,34 +8,34 @@
  * answer and passed their checks, or `{"error":"..."}` when they could not start; then the services
  * run until stdin closes (or a termination signal), and the process exits after stopping them.
  */
-import { startAwsServices, type AwsServices } from './aws-services.js';
+import { startAwsServices } from './aws-services.js';
 
 /** What the process prints once. */
 export type ServicesReport =
   { readonly dynamoDbEndpoint: string; readonly s3Endpoint: string } | { readonly error: string };
 
-let services: AwsServices;
-try {
-  services = await startAwsServices();
-} catch (e) {
+const services = await startAwsServices().catch((e: unknown) => {
   report({ error: e instanceof Error ? e.message : String(e) });
-  process.exit(1);
+  // nothing else keeps the process alive: it exits with this code once the report is written
+  process.exitCode = 1;
+  return undefined;
+});
+if (services) {
+  report({ dynamoDbEndpoint: services.dynamoDbEndpoint, s3Endpoint: services.s3Endpoint });
+  let stopping: Promise<void> | undefined;
+  const stopAndExit = (): void => {
+    stopping ??= services.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error('Stopping the local AWS services failed:', e);
+        process.exit(1);
+      },
+    );
+  };
+  process.stdin.on('close', stopAndExit);
+  process.stdin.resume();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stopAndExit);
 }
-report({ dynamoDbEndpoint: services.dynamoDbEndpoint, s3Endpoint: services.s3Endpoint });
-
-let stopping: Promise<void> | undefined;
-const stopAndExit = (): void => {
-  stopping ??= services.stop().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      console.error('Stopping the local AWS services failed:', e);
-      process.exit(1);
-    },
-  );
-};
-process.stdin.on('close', stopAndExit);
-process.stdin.resume();
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stopAndExit);
 
 function report(message: ServicesReport): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);

@@ -1,0 +1,55 @@
+/**
+ * The AWS checkpoint backend from configuration: offsets, commits and the lease in a DynamoDB table,
+ * state files in an S3 bucket, both shared by many queries (each under its query id and key prefix).
+ * Clients retry throttling and 5xx answers with the SDK's adaptive backoff.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
+import { InvalidOptionError } from '../errors.js';
+import { DynamoDbCheckpointStore } from './dynamodb-checkpoint-store.js';
+import { S3ObjectStore } from './s3-object-store.js';
+
+/** Where a query's checkpoint lives on AWS. */
+export interface AwsCheckpointConfig {
+  /** The checkpoint table (string keys `pk` and `sk`). */
+  readonly tableName: string;
+  /** The bucket for state files. */
+  readonly bucket: string;
+  /** Stable id of the query: its item collection and its key prefix. Letters, digits, `-`, `_`, `.`. */
+  readonly queryId: string;
+  /** Key prefix in the bucket, before the query id. @default 'sluice' */
+  readonly prefix?: string;
+  /** @default the SDK's region resolution (AWS_REGION in Lambda) */
+  readonly region?: string;
+  /** Attempts per request, with adaptive backoff for throttling and 5xx. @default 5 */
+  readonly maxAttempts?: number;
+  /** Clients to use instead of new ones (tests pass clients for local endpoints). */
+  readonly clients?: { readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client };
+}
+
+const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the DynamoDB + S3 backend of one query, checking the configuration first. */
+export function awsCheckpointBackend(config: AwsCheckpointConfig): CheckpointBackend {
+  requireSetting('tableName', config.tableName);
+  requireSetting('bucket', config.bucket);
+  if (!QUERY_ID.test(config.queryId ?? '')) {
+    throw new InvalidOptionError(
+      `Invalid queryId '${config.queryId}': use 1 to 128 letters, digits, '.', '-' or '_'; it names the query's checkpoint items and state prefix.`,
+    );
+  }
+  const retry = { region: config.region, maxAttempts: config.maxAttempts ?? 5, retryMode: 'adaptive' as const };
+  const s3 = config.clients?.s3 ?? new S3Client(retry);
+  const dynamodb = config.clients?.dynamodb ?? new DynamoDBClient(retry);
+  const prefix = `${config.prefix ?? 'sluice'}/${config.queryId}`;
+  const stateObjects = new S3ObjectStore({ client: s3, bucket: config.bucket, prefix });
+  const checkpoint = new DynamoDbCheckpointStore({ client: dynamodb, tableName: config.tableName, queryId: config.queryId, largeRecords: stateObjects });
+  return { checkpoint, stateObjects };
+}
+
+function requireSetting(name: string, value: string | undefined): void {
+  if (!value || value.trim() === '') {
+    throw new InvalidOptionError(`The AWS checkpoint needs '${name}'; set it to the name of an existing ${name === 'bucket' ? 'S3 bucket' : 'DynamoDB table'}.`);
+  }
+}

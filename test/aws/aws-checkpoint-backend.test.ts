@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { awsCheckpointBackend } from '../../core/aws/aws-checkpoint-backend.js';
+import { MemorySink, SluiceSession } from '../../core/index.js';
+import { createBucket, createCheckpointTable, dynamoClient, s3Client } from '../support/aws-clients.js';
+import { uniqueName } from '../support/unique-name.js';
+
+describe('the AWS checkpoint backend from configuration', () => {
+  it('runs a query whose checkpoint is in DynamoDB and whose state is in S3, and resumes from it warm and cold', async () => {
+    const [tableName, bucket] = await Promise.all([createCheckpointTable(uniqueName('t')), createBucket(uniqueName('b'))]);
+    const config = { tableName, bucket, queryId: 'orders-by-category', clients: { dynamodb: dynamoClient(), s3: s3Client() } };
+    const session = new SluiceSession();
+    const input = session.memoryStream('category STRING');
+    const counts = session.readStream.memory(input).groupBy('category').count();
+    const sink = new MemorySink(counts.schema);
+    const start = () => counts.writeStream.outputMode('complete').sink(sink).checkpoint(awsCheckpointBackend(config)).start();
+
+    const first = await start();
+    input.addData([{ category: 'a' }, { category: 'b' }]);
+    await first.processAllAvailable();
+    input.addData([{ category: 'a' }]);
+    await first.processAllAvailable();
+    await first.stop();
+    const second = await start();
+    input.addData([{ category: 'b' }]);
+    await second.processAllAvailable();
+    await second.stop();
+
+    expect(first.recentProgress.map((p) => p.stateLoad)).toEqual(['cold', 'warm']);
+    expect(second.recentProgress.map((p) => p.stateLoad)).toEqual(['cold']);
+    expect(second.id).toBe(first.id);
+    expect(sink.rows().sort((x, y) => String(x.category).localeCompare(String(y.category)))).toEqual([
+      { category: 'a', count: 2 },
+      { category: 'b', count: 2 },
+    ]);
+    const keys = await awsCheckpointBackend(config).stateObjects.list('state/manifests/');
+    expect(keys).toHaveLength(3);
+  });
+
+  it('names the setting that is missing or invalid', () => {
+    expect(() => awsCheckpointBackend({ tableName: '', bucket: 'b', queryId: 'q' })).toThrow(/needs 'tableName'/);
+    expect(() => awsCheckpointBackend({ tableName: 't', bucket: ' ', queryId: 'q' })).toThrow(/needs 'bucket'/);
+    expect(() => awsCheckpointBackend({ tableName: 't', bucket: 'b', queryId: 'has space' })).toThrow(/Invalid queryId 'has space'/);
+  });
+});
