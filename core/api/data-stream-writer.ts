@@ -73,7 +73,7 @@ export class DataStreamWriter {
 
   /** An option: checkpointLocation, numStatePartitions, snapshotInterval, minBatchesToRetain, and console's numRows/truncate. */
   option(key: string, value: OptionValue): this {
-    this.options.set(key, value);
+    this.options.set(key.toLowerCase(), value);
     return this;
   }
 
@@ -123,9 +123,9 @@ export class DataStreamWriter {
       plan: this.df.plan,
       outputMode: this.mode,
       sink,
-      numStatePartitions: positiveIntegerOption('numStatePartitions', this.options.get('numStatePartitions')) ?? DEFAULT_STATE_PARTITIONS,
-      snapshotInterval: positiveIntegerOption('snapshotInterval', this.options.get('snapshotInterval')) ?? DEFAULT_SNAPSHOT_INTERVAL,
-      minBatchesToRetain: positiveIntegerOption('minBatchesToRetain', this.options.get('minBatchesToRetain')),
+      numStatePartitions: positiveIntegerOption('numStatePartitions', this.options.get('numstatepartitions')) ?? DEFAULT_STATE_PARTITIONS,
+      snapshotInterval: positiveIntegerOption('snapshotInterval', this.options.get('snapshotinterval')) ?? DEFAULT_SNAPSHOT_INTERVAL,
+      minBatchesToRetain: positiveIntegerOption('minBatchesToRetain', this.options.get('minbatchestoretain')),
       queryName: this.name,
       afterStep: this.stepHook,
     });
@@ -143,7 +143,7 @@ export class DataStreamWriter {
   }
 
   private checkpointLocation(): string {
-    const given = this.options.get('checkpointLocation');
+    const given = this.options.get('checkpointlocation');
     if (given !== undefined) return String(given);
     if (this.sinkOverride) {
       throw new InvalidOptionError(
@@ -156,7 +156,7 @@ export class DataStreamWriter {
   private namedSink(): Sink {
     if (this.formatName === 'console') {
       return new ConsoleSink({
-        numRows: positiveIntegerOption('numRows', this.options.get('numRows')),
+        numRows: positiveIntegerOption('numRows', this.options.get('numrows')),
         truncate: booleanOption('truncate', this.options.get('truncate')),
       });
     }

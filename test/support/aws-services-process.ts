@@ -1,8 +1,9 @@
 /**
- * The local AWS services in a process of their own, started by the global setup with
- * `node --import tsx`. Two reasons: Vitest's module runner transforms the AWS SDK's and s3rver's
- * module trees file by file (seconds), where plain Node loads them natively; and when the test
- * runner dies without its teardown, this process sees its stdin close and still stops the JVM.
+ * The local AWS services in a process of their own, started by aws-services-launcher.ts (for the
+ * global setup and the checkpoint benchmark) with `node --import tsx`. Two reasons: Vitest's module
+ * runner transforms the AWS SDK's and s3rver's module trees file by file (seconds), where plain Node
+ * loads them natively; and when the test runner dies without its teardown, this process sees its
+ * stdin close and still stops the JVM.
  *
  * Protocol: one JSON line on stdout, `{"dynamoDbEndpoint":...,"s3Endpoint":...}` once the services
  * answer and passed their checks, or `{"error":"..."}` when they could not start; then the services
