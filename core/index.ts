@@ -111,7 +111,19 @@ export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
 export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
 export { awsCheckpointBackend, type AwsCheckpointConfig } from './aws/aws-checkpoint-backend.js';
-export { DynamoDbCheckpointStore, type DynamoDbCheckpointOptions } from './aws/dynamodb-checkpoint-store.js';
+export {
+  DynamoDbCheckpointStore,
+  type DynamoDbCheckpointOptions,
+} from './aws/dynamodb-checkpoint-store.js';
 export { S3ObjectStore, type S3ObjectStoreOptions } from './aws/s3-object-store.js';
-export { runInvocation, type InvocationBudget, type InvocationResult, type InvocationStop } from './streaming/invocation.js';
-export { MicroBatchExecution, type BatchOutcome, type MicroBatchExecutionOptions } from './streaming/micro-batch-execution.js';
+export {
+  runInvocation,
+  type InvocationBudget,
+  type InvocationResult,
+  type InvocationStop,
+} from './streaming/invocation.js';
+export {
+  MicroBatchExecution,
+  type BatchOutcome,
+  type MicroBatchExecutionOptions,
+} from './streaming/micro-batch-execution.js';

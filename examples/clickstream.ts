@@ -51,13 +51,20 @@ function writeWindows(rows: RowObject[], batchId: number): void {
   }
   const windows = rows.map((r) => {
     const w = r.window as { start: number; end: number };
-    return { window_start: iso(w.start), window_end: iso(w.end), category: r.category, count: r.count };
+    return {
+      window_start: iso(w.start),
+      window_end: iso(w.end),
+      category: r.category,
+      count: r.count,
+    };
   });
   const temp = `${file}.tmp`;
   writeFileSync(temp, windows.map((w) => `${JSON.stringify(w)}\n`).join(''));
   renameSync(temp, file);
   for (const w of windows) {
-    console.log(`  batch ${batchId} finalized ${w.window_start.slice(0, 16)}..${w.window_end.slice(11, 16)}  ${String(w.category).padEnd(8)} ${w.count}`);
+    console.log(
+      `  batch ${batchId} finalized ${w.window_start.slice(0, 16)}..${w.window_end.slice(11, 16)}  ${String(w.category).padEnd(8)} ${w.count}`,
+    );
   }
 }
 
@@ -101,7 +108,10 @@ async function main(): Promise<void> {
 }
 
 function writeInput(i: number, lines: string[]): void {
-  writeFileSync(path.join(INPUT, `clicks-${String(i).padStart(3, '0')}.json`), lines.join('\n') + '\n');
+  writeFileSync(
+    path.join(INPUT, `clicks-${String(i).padStart(3, '0')}.json`),
+    lines.join('\n') + '\n',
+  );
 }
 
 /** Compares the streamed windows with the batch query over the same input. */
@@ -116,17 +126,31 @@ async function verify(): Promise<void> {
   // The batch query over all input, restricted to the windows the final watermark has closed.
   const closedUntil = Math.max(...streamed.map((r) => r.window_end as number));
   const batch = (await clickCounts(session.read.text(INPUT)).collect())
-    .map((r) => ({ start: (r.window as { start: number }).start, end: (r.window as { end: number }).end, category: r.category, count: r.count }))
+    .map((r) => ({
+      start: (r.window as { start: number }).start,
+      end: (r.window as { end: number }).end,
+      category: r.category,
+      count: r.count,
+    }))
     .filter((r) => r.end <= closedUntil);
   const streamedTotal = streamed.reduce((n, r) => n + (r.count as number), 0);
   const batchTotal = batch.reduce((n, r) => n + (r.count as number), 0);
   console.log('\n=== result');
-  console.log(`  finalized windows written by the stream: ${streamed.length} (${streamedKeys.size} distinct)`);
-  console.log(`  closed windows in a batch query over all input: ${batch.length} (the rest held only late events)`);
-  console.log(`  events counted by the stream: ${streamedTotal}, dropped as late: ${lateEventsDropped}`);
+  console.log(
+    `  finalized windows written by the stream: ${streamed.length} (${streamedKeys.size} distinct)`,
+  );
+  console.log(
+    `  closed windows in a batch query over all input: ${batch.length} (the rest held only late events)`,
+  );
+  console.log(
+    `  events counted by the stream: ${streamedTotal}, dropped as late: ${lateEventsDropped}`,
+  );
   console.log(`  events in those windows by the batch query: ${batchTotal}`);
-  const exact = streamed.length === streamedKeys.size && streamedTotal + lateEventsDropped === batchTotal;
-  console.log(exact ? '  => no window written twice, no event counted twice or lost' : '  => MISMATCH');
+  const exact =
+    streamed.length === streamedKeys.size && streamedTotal + lateEventsDropped === batchTotal;
+  console.log(
+    exact ? '  => no window written twice, no event counted twice or lost' : '  => MISMATCH',
+  );
   if (!exact) process.exitCode = 1;
 }
 

@@ -89,7 +89,11 @@ export class Column {
   }
   /** Converts to another type: a DataType or a Spark type name (`'string'`, `'int'`, `'timestamp'`, ...). */
   cast(to: DataType | string): Column {
-    return new Column({ kind: 'cast', child: this.expr, to: typeof to === 'string' ? parseTypeName(to) : to });
+    return new Column({
+      kind: 'cast',
+      child: this.expr,
+      to: typeof to === 'string' ? parseTypeName(to) : to,
+    });
   }
   /** Names the output column. */
   alias(name: string): Column {
@@ -111,13 +115,18 @@ export class Column {
     if (e.kind !== 'caseWhen' || e.otherwise) {
       throw new TypeError('when() can only follow when(); start a chain with the when() function.');
     }
-    return new Column({ ...e, branches: [...e.branches, { when: condition.expr, then: toExpr(value) }] });
+    return new Column({
+      ...e,
+      branches: [...e.branches, { when: condition.expr, then: toExpr(value) }],
+    });
   }
   /** Ends a `when(...)` chain with the value for rows no branch matched. */
   otherwise(value: ColumnLike): Column {
     const e = this.expr;
     if (e.kind !== 'caseWhen' || e.otherwise) {
-      throw new TypeError('otherwise() can only follow when(); start a chain with the when() function.');
+      throw new TypeError(
+        'otherwise() can only follow when(); start a chain with the when() function.',
+      );
     }
     return new Column({ ...e, otherwise: toExpr(value) });
   }

@@ -30,10 +30,16 @@ export class DataStreamReader extends FileReaderBuilder {
       );
     }
     const read = { ...fileReadOptions(this.options, schema), schema };
-    const maxFilesPerTrigger = positiveIntegerOption('maxFilesPerTrigger', this.options.get('maxfilespertrigger'));
+    const maxFilesPerTrigger = positiveIntegerOption(
+      'maxFilesPerTrigger',
+      this.options.get('maxfilespertrigger'),
+    );
     const latestFirst = booleanOption('latestFirst', this.options.get('latestfirst'));
-    return this.relation(`FileSource[${directory}]`, schema, (context) =>
-      new FileStreamSource({ directory, format, read, maxFilesPerTrigger, latestFirst }, context),
+    return this.relation(
+      `FileSource[${directory}]`,
+      schema,
+      (context) =>
+        new FileStreamSource({ directory, format, read, maxFilesPerTrigger, latestFirst }, context),
     );
   }
 
@@ -42,7 +48,18 @@ export class DataStreamReader extends FileReaderBuilder {
     return this.relation(stream.description, stream.schema, () => stream);
   }
 
-  private relation(description: string, schema: StructType, source: StreamingRelation['source']): DataFrame {
-    return new DataFrame(this.session, { kind: 'streamingRelation', id: newPlanId(), description, schema, source, isStreaming: true });
+  private relation(
+    description: string,
+    schema: StructType,
+    source: StreamingRelation['source'],
+  ): DataFrame {
+    return new DataFrame(this.session, {
+      kind: 'streamingRelation',
+      id: newPlanId(),
+      description,
+      schema,
+      source,
+      isStreaming: true,
+    });
   }
 }

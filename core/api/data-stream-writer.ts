@@ -43,7 +43,9 @@ export class DataStreamWriter {
   /** append (default): only final rows; update: rows changed by each batch; complete: the whole result each batch. */
   outputMode(mode: OutputMode): this {
     if (!['append', 'update', 'complete'].includes(mode)) {
-      throw new InvalidOptionError(`Unknown output mode '${mode}'; use append, update or complete.`);
+      throw new InvalidOptionError(
+        `Unknown output mode '${mode}'; use append, update or complete.`,
+      );
     }
     this.mode = mode;
     return this;
@@ -65,7 +67,9 @@ export class DataStreamWriter {
   /** The sink by name: memory (default) or console. */
   format(name: string): this {
     if (!['memory', 'console'].includes(name)) {
-      throw new InvalidOptionError(`Unknown sink format '${name}'; use memory or console, foreachBatch(fn), or sink(customSink).`);
+      throw new InvalidOptionError(
+        `Unknown sink format '${name}'; use memory or console, foreachBatch(fn), or sink(customSink).`,
+      );
     }
     this.formatName = name;
     return this;
@@ -123,9 +127,16 @@ export class DataStreamWriter {
       plan: this.df.plan,
       outputMode: this.mode,
       sink,
-      numStatePartitions: positiveIntegerOption('numStatePartitions', this.options.get('numstatepartitions')) ?? DEFAULT_STATE_PARTITIONS,
-      snapshotInterval: positiveIntegerOption('snapshotInterval', this.options.get('snapshotinterval')) ?? DEFAULT_SNAPSHOT_INTERVAL,
-      minBatchesToRetain: positiveIntegerOption('minBatchesToRetain', this.options.get('minbatchestoretain')),
+      numStatePartitions:
+        positiveIntegerOption('numStatePartitions', this.options.get('numstatepartitions')) ??
+        DEFAULT_STATE_PARTITIONS,
+      snapshotInterval:
+        positiveIntegerOption('snapshotInterval', this.options.get('snapshotinterval')) ??
+        DEFAULT_SNAPSHOT_INTERVAL,
+      minBatchesToRetain: positiveIntegerOption(
+        'minBatchesToRetain',
+        this.options.get('minbatchestoretain'),
+      ),
       queryName: this.name,
       afterStep: this.stepHook,
     });

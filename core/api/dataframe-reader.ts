@@ -23,7 +23,9 @@ export class DataFrameReader extends FileReaderBuilder {
     const schema = inferSchema(listDataFiles(location), format, options);
     const scan = async () => {
       const files = listDataFiles(location);
-      const contents = await Promise.all(files.map((f) => readDataFile(f, format, { ...options, schema })));
+      const contents = await Promise.all(
+        files.map((f) => readDataFile(f, format, { ...options, schema })),
+      );
       return contents.flatMap((c) => c.rows);
     };
     return new DataFrame(this.session, {

@@ -29,7 +29,9 @@ export class DataFrameWriter {
   /** errorifexists (default), overwrite, append or ignore. */
   mode(mode: SaveMode): this {
     if (!['errorifexists', 'overwrite', 'append', 'ignore'].includes(mode)) {
-      throw new InvalidOptionError(`Unknown save mode '${mode}'; use errorifexists, overwrite, append or ignore.`);
+      throw new InvalidOptionError(
+        `Unknown save mode '${mode}'; use errorifexists, overwrite, append or ignore.`,
+      );
     }
     this.saveMode = mode;
     return this;
@@ -52,7 +54,9 @@ export class DataFrameWriter {
     if (existsSync(directory)) {
       if (this.saveMode === 'ignore') return;
       if (this.saveMode === 'errorifexists') {
-        throw new AnalysisError(`Path ${directory} already exists; use mode('overwrite') or mode('append').`);
+        throw new AnalysisError(
+          `Path ${directory} already exists; use mode('overwrite') or mode('append').`,
+        );
       }
       if (this.saveMode === 'overwrite') await fs.rm(directory, { recursive: true, force: true });
     }
@@ -96,7 +100,11 @@ export class DataFrameWriter {
         });
       case 'parquet': {
         const compression = this.options.get('compression')?.toString().toUpperCase();
-        return writeParquet(rows, schema, compression ? { compression: compression as 'SNAPPY' } : {});
+        return writeParquet(
+          rows,
+          schema,
+          compression ? { compression: compression as 'SNAPPY' } : {},
+        );
       }
       case 'text':
         return textLines(rows, schema);

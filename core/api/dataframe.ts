@@ -91,7 +91,9 @@ export class DataFrame {
   /** Adds a column, or replaces the one with the same name in place. */
   withColumn(name: string, column: Column): DataFrame {
     const exprs: Expression[] = this.plan.schema.fields.map((f, i) =>
-      f.name === name ? { kind: 'alias', child: column.expr, name } : { kind: 'column', path: [f.name], ordinal: i },
+      f.name === name
+        ? { kind: 'alias', child: column.expr, name }
+        : { kind: 'column', path: [f.name], ordinal: i },
     );
     if (!this.columns.includes(name)) exprs.push({ kind: 'alias', child: column.expr, name });
     return this.with(build.project(this.plan, exprs));
@@ -143,7 +145,9 @@ export class DataFrame {
    * minus `delay`; stateful operators drop rows older than it and emit windows it has closed.
    */
   withWatermark(column: string, delay: string): DataFrame {
-    return this.with(build.watermark(this.plan, column, parseDuration(delay, 'watermark delay', true)));
+    return this.with(
+      build.watermark(this.plan, column, parseDuration(delay, 'watermark delay', true)),
+    );
   }
 
   /** Sorts by columns (ascending unless given `col(x).desc()`). */
@@ -173,7 +177,9 @@ export class DataFrame {
   join(other: DataFrame, on?: string | string[] | Column, how = 'inner'): DataFrame {
     const joinType = JOIN_TYPES[how.toLowerCase()];
     if (!joinType) {
-      throw new InvalidOptionError(`Unknown join type '${how}'; use one of: ${Object.keys(JOIN_TYPES).join(', ')}.`);
+      throw new InvalidOptionError(
+        `Unknown join type '${how}'; use one of: ${Object.keys(JOIN_TYPES).join(', ')}.`,
+      );
     }
     const condition = typeof on === 'string' ? [on] : on instanceof Column ? on.expr : on;
     return this.with(build.join(this.plan, other.plan, joinType, condition));

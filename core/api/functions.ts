@@ -21,7 +21,10 @@ export function lit(value: string | number | boolean | null | Date | Uint8Array)
 
 /** Starts a `CASE WHEN` chain: `when(cond, value).when(...).otherwise(...)`. */
 export function when(condition: Column, value: ColumnLike): Column {
-  return new Column({ kind: 'caseWhen', branches: [{ when: condition.expr, then: toExpr(value) }] });
+  return new Column({
+    kind: 'caseWhen',
+    branches: [{ when: condition.expr, then: toExpr(value) }],
+  });
 }
 
 /** The first non-null argument. */
@@ -96,7 +99,9 @@ function aggregate(
   ignoreNulls = false,
 ): Column {
   return new Column(
-    ignoreNulls ? { kind: 'aggregate', fn, args, distinct, ignoreNulls } : { kind: 'aggregate', fn, args, distinct },
+    ignoreNulls
+      ? { kind: 'aggregate', fn, args, distinct, ignoreNulls }
+      : { kind: 'aggregate', fn, args, distinct },
   );
 }
 

@@ -16,7 +16,11 @@ export class GroupedData {
 
   /** One row per group: the keys, then each aggregate. */
   agg(...aggregates: Column[]): DataFrame {
-    const plan = build.aggregate(this.df.plan, this.keys, aggregates.map((a) => a.expr));
+    const plan = build.aggregate(
+      this.df.plan,
+      this.keys,
+      aggregates.map((a) => a.expr),
+    );
     return new DataFrame(this.df.session, plan);
   }
 

@@ -15,7 +15,8 @@ import {
 
 /** A literal expression for a JS value: int for 32-bit integers, long for larger ones, double otherwise. */
 export function toLiteral(value: string | number | boolean | null | Date | Uint8Array): Literal {
-  if (value === null || value === undefined) return { kind: 'literal', value: null, dataType: NullType };
+  if (value === null || value === undefined)
+    return { kind: 'literal', value: null, dataType: NullType };
   if (typeof value === 'string') return { kind: 'literal', value, dataType: StringType };
   if (typeof value === 'boolean') return { kind: 'literal', value, dataType: BooleanType };
   if (value instanceof Date) {

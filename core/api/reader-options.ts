@@ -10,11 +10,19 @@ import type { StructType } from '../types/data-types.js';
 export type OptionValue = string | number | boolean;
 
 /** Converts raw options (plus a schema) into file-reader options. */
-export function fileReadOptions(options: ReadonlyMap<string, OptionValue>, schema: StructType | undefined): FileReadOptions {
+export function fileReadOptions(
+  options: ReadonlyMap<string, OptionValue>,
+  schema: StructType | undefined,
+): FileReadOptions {
   const get = (key: string): OptionValue | undefined => options.get(key.toLowerCase());
   const mode = get('mode');
-  if (mode !== undefined && !['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'].includes(String(mode).toUpperCase())) {
-    throw new InvalidOptionError(`Invalid option mode='${mode}'; use PERMISSIVE, DROPMALFORMED or FAILFAST.`);
+  if (
+    mode !== undefined &&
+    !['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'].includes(String(mode).toUpperCase())
+  ) {
+    throw new InvalidOptionError(
+      `Invalid option mode='${mode}'; use PERMISSIVE, DROPMALFORMED or FAILFAST.`,
+    );
   }
   return {
     schema,
@@ -38,7 +46,10 @@ export function booleanOption(name: string, value: OptionValue | undefined): boo
 }
 
 /** Reads a positive integer option. */
-export function positiveIntegerOption(name: string, value: OptionValue | undefined): number | undefined {
+export function positiveIntegerOption(
+  name: string,
+  value: OptionValue | undefined,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) {

@@ -32,7 +32,9 @@ export class SluiceSession {
     const resolved = typeof schema === 'string' ? parseSchema(schema) : schema;
     const engineRows = rows.map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-        throw new InvalidOptionError(`createDataFrame: row ${i} is not an object keyed by column name.`);
+        throw new InvalidOptionError(
+          `createDataFrame: row ${i} is not an object keyed by column name.`,
+        );
       }
       return fromRowObject(r, resolved);
     });
@@ -55,7 +57,9 @@ export class SluiceSession {
   table(name: string): DataFrame {
     const sink = this.tables.get(name);
     if (!sink) {
-      throw new AnalysisError(`Table or view not found: ${name}. Start a query with format('memory') and queryName('${name}').`);
+      throw new AnalysisError(
+        `Table or view not found: ${name}. Start a query with format('memory') and queryName('${name}').`,
+      );
     }
     return new DataFrame(this, {
       kind: 'relation',

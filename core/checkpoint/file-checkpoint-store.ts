@@ -53,7 +53,11 @@ export class FileCheckpointStore implements CheckpointStore {
    * A second writer is still caught, by the commit's create-if-absent.
    */
   async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
-    return { kind: 'acquired', lease: { owner, epoch: 0, expiresAtMs: Date.now() + durationMs }, head: await this.latestCommit() };
+    return {
+      kind: 'acquired',
+      lease: { owner, epoch: 0, expiresAtMs: Date.now() + durationMs },
+      head: await this.latestCommit(),
+    };
   }
 
   async releaseLease(_lease: Lease): Promise<void> {}

@@ -41,7 +41,8 @@ export function bindAggregate(call: AggregateCall, scope: Scope): BoundAggregate
   if (call.distinct) {
     throw new AnalysisError(`DISTINCT is only supported with count(); got ${name}.`);
   }
-  if (args.length !== 1) throw new AnalysisError(`${call.fn}() takes exactly one column; got ${name}.`);
+  if (args.length !== 1)
+    throw new AnalysisError(`${call.fn}() takes exactly one column; got ${name}.`);
   const arg = args[0];
   switch (call.fn) {
     case 'sum':
@@ -66,9 +67,15 @@ function bindCount(name: string, args: BoundExpression[], distinct: boolean): Bo
   }
   const evals = args.map((a) => a.eval);
   const anyNull = (row: unknown[]) => evals.some((e) => e(row) === null);
-  const input: Evaluator = args.length === 1 ? evals[0] : (row) => (anyNull(row) ? null : evals.map((e) => e(row)));
+  const input: Evaluator =
+    args.length === 1 ? evals[0] : (row) => (anyNull(row) ? null : evals.map((e) => e(row)));
   if (!distinct) {
-    return { ...base, input, init: () => 0, update: (acc, v) => (v === null ? acc : (acc as number) + 1) };
+    return {
+      ...base,
+      input,
+      init: () => 0,
+      update: (acc, v) => (v === null ? acc : (acc as number) + 1),
+    };
   }
   return {
     ...base,
@@ -81,7 +88,9 @@ function bindCount(name: string, args: BoundExpression[], distinct: boolean): Bo
 
 function requireNumeric(name: string, arg: BoundExpression): void {
   if (!isNumeric(arg.dataType) && arg.dataType.kind !== 'null') {
-    throw new AnalysisError(`${name} needs a numeric column, got ${typeName(arg.dataType)}; cast it first.`);
+    throw new AnalysisError(
+      `${name} needs a numeric column, got ${typeName(arg.dataType)}; cast it first.`,
+    );
   }
 }
 

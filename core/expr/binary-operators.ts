@@ -90,7 +90,11 @@ function asNumericOperand(op: string, e: BoundExpression): BoundExpression {
   );
 }
 
-function bindArithmetic(op: '+' | '-' | '*' | '%', l: BoundExpression, r: BoundExpression): BoundExpression {
+function bindArithmetic(
+  op: '+' | '-' | '*' | '%',
+  l: BoundExpression,
+  r: BoundExpression,
+): BoundExpression {
   const left = asNumericOperand(op, l);
   const right = asNumericOperand(op, r);
   const dataType = widerNumeric(left.dataType, right.dataType);
@@ -129,7 +133,9 @@ function arithmetic(op: '+' | '-' | '*' | '%'): (x: number, y: number) => number
 function overflowCheck(t: DataType, op: string): (n: number) => number {
   if (t.kind === 'double') return (n) => n;
   const [min, max] =
-    t.kind === 'int' ? [-2147483648, 2147483647] : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+    t.kind === 'int'
+      ? [-2147483648, 2147483647]
+      : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
   return (n) => {
     if (n < min || n > max) {
       throw new ExecutionError(
@@ -172,7 +178,11 @@ function stringComparedWith(t: DataType): DataType {
   return isNumeric(t) ? DoubleType : t;
 }
 
-function bindComparison(op: BinaryOperator, l: BoundExpression, r: BoundExpression): BoundExpression {
+function bindComparison(
+  op: BinaryOperator,
+  l: BoundExpression,
+  r: BoundExpression,
+): BoundExpression {
   const t = comparisonType(op, l.dataType, r.dataType);
   const a = coerce(l, t).eval;
   const b = coerce(r, t).eval;

@@ -5,7 +5,13 @@
  */
 import { AnalysisError } from '../errors.js';
 import { builtinFunctions } from '../functions/builtin-functions.js';
-import { BooleanType, type DataType, type StructType, TimestampType, typeName } from '../types/data-types.js';
+import {
+  BooleanType,
+  type DataType,
+  type StructType,
+  TimestampType,
+  typeName,
+} from '../types/data-types.js';
 import { bindBinary, coerce } from './binary-operators.js';
 import type { BoundExpression, Evaluator } from './bound-expression.js';
 import { castFunction } from './cast.js';
@@ -79,7 +85,9 @@ function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
       );
     }
     const struct: StructType = dataType;
-    const i = struct.fields.findIndex((f) => f.name === name || f.name.toLowerCase() === name.toLowerCase());
+    const i = struct.fields.findIndex(
+      (f) => f.name === name || f.name.toLowerCase() === name.toLowerCase(),
+    );
     if (i < 0) {
       throw new AnalysisError(
         `No field '${name}' in '${ref.path.join('.')}'; it has: ${struct.fields.map((f) => f.name).join(', ')}.`,
@@ -110,18 +118,24 @@ function coerceWith(e: BoundExpression, to: DataType): BoundExpression {
 }
 
 function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
-  const conditions = e.branches.map((b) => requireBoolean(bindExpression(b.when, scope), 'WHEN').eval);
+  const conditions = e.branches.map(
+    (b) => requireBoolean(bindExpression(b.when, scope), 'WHEN').eval,
+  );
   const values = e.branches.map((b) => bindExpression(b.then, scope));
   const otherwise = e.otherwise ? bindExpression(e.otherwise, scope) : undefined;
   const all = otherwise ? [...values, otherwise] : values;
-  const resultType = commonType(all.map((v) => v.dataType), 'CASE WHEN');
+  const resultType = commonType(
+    all.map((v) => v.dataType),
+    'CASE WHEN',
+  );
   const results = values.map((v) => coerce(v, resultType).eval);
   const fallback: Evaluator = otherwise ? coerce(otherwise, resultType).eval : () => null;
   return {
     dataType: resultType,
     nullable: !otherwise || all.some((v) => v.nullable),
     eval: (row) => {
-      for (let i = 0; i < conditions.length; i++) if (conditions[i](row) === true) return results[i](row);
+      for (let i = 0; i < conditions.length; i++)
+        if (conditions[i](row) === true) return results[i](row);
       return fallback(row);
     },
   };
@@ -132,7 +146,10 @@ function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): Bound
   // Own properties only: a call named 'constructor' must not find Object.prototype's.
   const binder = Object.hasOwn(builtinFunctions, e.name) ? builtinFunctions[e.name] : undefined;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
-  return binder(e.args.map((a) => bindExpression(a, scope)), e);
+  return binder(
+    e.args.map((a) => bindExpression(a, scope)),
+    e,
+  );
 }
 
 /**
@@ -148,7 +165,10 @@ function bindCurrentTimestamp(scope: Scope): BoundExpression {
   };
 }
 
-function bindTumblingWindow(e: Extract<Expression, { kind: 'window' }>, scope: Scope): BoundExpression {
+function bindTumblingWindow(
+  e: Extract<Expression, { kind: 'window' }>,
+  scope: Scope,
+): BoundExpression {
   if (!isTumbling(e)) {
     throw new AnalysisError(
       `A sliding window (slide ${e.slideMicros}µs, duration ${e.durationMicros}µs) gives several windows per row; use it as a groupBy key.`,

@@ -4,11 +4,7 @@
  * Integral results outside the target's range are errors, since they cannot be represented.
  */
 import { AnalysisError, ExecutionError } from '../errors.js';
-import {
-  type DataType,
-  type StructType,
-  typeName,
-} from '../types/data-types.js';
+import { type DataType, type StructType, typeName } from '../types/data-types.js';
 import {
   formatDate,
   formatTimestamp,
@@ -31,7 +27,12 @@ const utf8Decoder = new TextDecoder();
 /** Returns the cast from `from` to `to`, or throws an AnalysisError naming both types when Spark would refuse it. */
 export function castFunction(from: DataType, to: DataType): CastFunction {
   if (from.kind === 'null') return () => null;
-  if (from.kind === to.kind && from.kind !== 'struct' && from.kind !== 'array' && from.kind !== 'map') {
+  if (
+    from.kind === to.kind &&
+    from.kind !== 'struct' &&
+    from.kind !== 'array' &&
+    from.kind !== 'map'
+  ) {
     return (v) => v;
   }
   switch (to.kind) {
@@ -64,7 +65,10 @@ export function castFunction(from: DataType, to: DataType): CastFunction {
         const value = castFunction(from.valueType, to.valueType);
         return (v) =>
           new Map(
-            [...(v as Map<unknown, unknown>)].map(([k, x]) => [key(k), x === null ? null : value(x)]),
+            [...(v as Map<unknown, unknown>)].map(([k, x]) => [
+              key(k),
+              x === null ? null : value(x),
+            ]),
           );
       }
       break;

@@ -6,31 +6,11 @@ import type { DataType } from '../types/data-types.js';
 
 /** Binary operators, named as in SQL. */
 export type BinaryOperator =
-  | '+'
-  | '-'
-  | '*'
-  | '/'
-  | '%'
-  | '='
-  | '!='
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | '<=>'
-  | 'and'
-  | 'or';
+  '+' | '-' | '*' | '/' | '%' | '=' | '!=' | '<' | '<=' | '>' | '>=' | '<=>' | 'and' | 'or';
 
 /** The aggregate functions of `groupBy().agg()`. */
 export type AggregateFunctionName =
-  | 'count'
-  | 'sum'
-  | 'avg'
-  | 'min'
-  | 'max'
-  | 'first'
-  | 'last'
-  | 'collect_list';
+  'count' | 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last' | 'collect_list';
 
 /** Any expression. */
 export type Expression =

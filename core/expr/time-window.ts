@@ -3,7 +3,13 @@
  * so the instant 10:10 belongs to [10:10, 10:20) and not to [10:00, 10:10). A tumbling window is the
  * case slide = duration (one window per row); sliding windows give ceil(duration / slide) per row.
  */
-import { field, struct, type FieldMetadata, type StructType, TimestampType } from '../types/data-types.js';
+import {
+  field,
+  struct,
+  type FieldMetadata,
+  type StructType,
+  TimestampType,
+} from '../types/data-types.js';
 
 /** The parameters of `window()`, in microseconds. */
 export interface WindowSpec {
@@ -14,12 +20,16 @@ export interface WindowSpec {
 
 /** The type of a window value: `struct<start: timestamp, end: timestamp>`, watermarked when its time column is. */
 export function windowStructType(metadata?: FieldMetadata): StructType {
-  return struct([field('start', TimestampType, true, metadata), field('end', TimestampType, true, metadata)]);
+  return struct([
+    field('start', TimestampType, true, metadata),
+    field('end', TimestampType, true, metadata),
+  ]);
 }
 
 /** The start of the latest window that contains `t` (exact for negative times too). */
 export function lastWindowStart(t: number, spec: WindowSpec): number {
-  const offset = (((t - spec.startMicros) % spec.slideMicros) + spec.slideMicros) % spec.slideMicros;
+  const offset =
+    (((t - spec.startMicros) % spec.slideMicros) + spec.slideMicros) % spec.slideMicros;
   return t - offset;
 }
 

@@ -9,7 +9,10 @@ import type { FunctionCall } from '../expr/expression.js';
  * Binds one call: given its already-bound arguments, returns the compiled function.
  * Throws an AnalysisError naming the function when argument types are wrong.
  */
-export type FunctionBinder = (args: readonly BoundExpression[], call: FunctionCall) => BoundExpression;
+export type FunctionBinder = (
+  args: readonly BoundExpression[],
+  call: FunctionCall,
+) => BoundExpression;
 
 /** A family of functions: name to binder. */
 export type FunctionTable = Readonly<Record<string, FunctionBinder>>;

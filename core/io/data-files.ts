@@ -57,7 +57,9 @@ export function listDataFiles(location: string): string[] {
   }
   if (stat.isFile()) return [location];
   return readdirSync(location, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && !isHidden(path.relative(location, path.join(e.parentPath, e.name))))
+    .filter(
+      (e) => e.isFile() && !isHidden(path.relative(location, path.join(e.parentPath, e.name))),
+    )
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
 }
@@ -67,16 +69,26 @@ function isHidden(relative: string): boolean {
 }
 
 /** Reads and parses one file. */
-export async function readDataFile(file: string, format: FileFormat, options: FileReadOptions): Promise<FileContents> {
+export async function readDataFile(
+  file: string,
+  format: FileFormat,
+  options: FileReadOptions,
+): Promise<FileContents> {
   return parseDataFile(file, format, await readFile(file), options);
 }
 
 /** The schema of a set of files: the given one, or inferred (from every file for text formats, the first for Parquet). */
-export function inferSchema(files: readonly string[], format: FileFormat, options: FileReadOptions): StructType {
+export function inferSchema(
+  files: readonly string[],
+  format: FileFormat,
+  options: FileReadOptions,
+): StructType {
   if (format === 'text') return TEXT_SCHEMA;
   if (options.schema) return options.schema;
   if (files.length === 0) {
-    throw new InvalidOptionError(`Unable to infer schema for ${format}: there are no files. Give a schema with .schema(...).`);
+    throw new InvalidOptionError(
+      `Unable to infer schema for ${format}: there are no files. Give a schema with .schema(...).`,
+    );
   }
   if (format === 'parquet') return parquetFileSchema(readFileSync(files[0]), files[0]);
   const text = files.map((f) => decompressed(f, readFileSync(f)).toString('utf8')).join('\n');
@@ -98,9 +110,16 @@ export async function parseDataFile(
   return parseText(data.toString('utf8'), format, options, file);
 }
 
-function parseText(text: string, format: 'json' | 'csv' | 'text', options: FileReadOptions, source: string): FileContents {
+function parseText(
+  text: string,
+  format: 'json' | 'csv' | 'text',
+  options: FileReadOptions,
+  source: string,
+): FileContents {
   if (format === 'text') return { schema: TEXT_SCHEMA, rows: textLines(text), malformed: 0 };
-  return format === 'json' ? parseJsonLines(text, { ...options, source }) : parseCsv(text, { ...options, source });
+  return format === 'json'
+    ? parseJsonLines(text, { ...options, source })
+    : parseCsv(text, { ...options, source });
 }
 
 /** One row per line; a trailing newline does not make an empty last row. */
@@ -115,6 +134,9 @@ function decompressed(file: string, bytes: Uint8Array): Buffer {
   try {
     return gunzipSync(bytes);
   } catch (e) {
-    throw new ExecutionError(`Cannot decompress ${file}: it is not valid gzip (${(e as Error).message}).`, { cause: e });
+    throw new ExecutionError(
+      `Cannot decompress ${file}: it is not valid gzip (${(e as Error).message}).`,
+      { cause: e },
+    );
   }
 }

@@ -17,6 +17,7 @@ export function formatTable(rows: readonly Row[], schema: StructType, truncate =
   const body = rows.map((r) => schema.fields.map((_, i) => cell(r[i], i)));
   const widths = header.map((h, i) => Math.max(3, h.length, ...body.map((b) => b[i].length)));
   const line = `+${widths.map((w) => '-'.repeat(w)).join('+')}+`;
-  const render = (cells: string[]): string => `|${cells.map((c, i) => c.padStart(widths[i])).join('|')}|`;
+  const render = (cells: string[]): string =>
+    `|${cells.map((c, i) => c.padStart(widths[i])).join('|')}|`;
   return [line, render(header), line, ...body.map(render), line].join('\n');
 }

@@ -21,12 +21,7 @@ import {
 } from '../types/data-types.js';
 import { joinScope } from './join-scope.js';
 import { planScope } from './plan-scope.js';
-import {
-  type JoinType,
-  type LogicalPlan,
-  newPlanId,
-  type SortOrder,
-} from './logical-plan.js';
+import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './logical-plan.js';
 
 /** A `select`: expands stars, checks every expression, allows one explode. */
 export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
@@ -38,7 +33,9 @@ export function project(input: LogicalPlan, exprs: readonly Expression[]): Logic
     const inner = e.kind === 'alias' ? e.child : e;
     if (inner.kind === 'explode') {
       if (generatorIndex !== undefined) {
-        throw new AnalysisError('Only one explode() is allowed per select; split it into two selects.');
+        throw new AnalysisError(
+          'Only one explode() is allowed per select; split it into two selects.',
+        );
       }
       generatorIndex = i;
       fields.push(...generatorFields(inner.child, scope, e.kind === 'alias' ? e.name : undefined));
@@ -97,7 +94,9 @@ function rejectNested(e: Expression, where: string): void {
     );
   }
   if (containsExpression(e, (x) => x.kind === 'explode')) {
-    throw new AnalysisError(`explode() must be a top-level expression of select(), not nested in ${where}.`);
+    throw new AnalysisError(
+      `explode() must be a top-level expression of select(), not nested in ${where}.`,
+    );
   }
 }
 
@@ -110,7 +109,14 @@ export function filter(input: LogicalPlan, condition: Expression): LogicalPlan {
       `filter() needs a boolean condition, got ${typeName(bound.dataType)} from '${expressionName(condition)}'.`,
     );
   }
-  return { kind: 'filter', id: newPlanId(), input, condition, schema: input.schema, isStreaming: input.isStreaming };
+  return {
+    kind: 'filter',
+    id: newPlanId(),
+    input,
+    condition,
+    schema: input.schema,
+    isStreaming: input.isStreaming,
+  };
 }
 
 /** `groupBy(keys).agg(aggregates)`. */
@@ -152,7 +158,11 @@ export function aggregate(
 }
 
 /** `withWatermark(column, delay)`: the column must be a timestamp. */
-export function watermark(input: LogicalPlan, columnName: string, delayMicros: number): LogicalPlan {
+export function watermark(
+  input: LogicalPlan,
+  columnName: string,
+  delayMicros: number,
+): LogicalPlan {
   const scope = schemaScope(input.schema);
   const { index, field: f, nestedPath } = scope.resolve({ kind: 'column', path: [columnName] });
   if (nestedPath.length > 0 || f.dataType.kind !== 'timestamp') {
@@ -181,7 +191,9 @@ export function union(inputs: readonly LogicalPlan[]): LogicalPlan {
     const a = firstInput.schema.fields;
     const b = other.schema.fields;
     if (a.length !== b.length) {
-      throw new AnalysisError(`union needs the same number of columns on both sides: ${a.length} vs ${b.length}.`);
+      throw new AnalysisError(
+        `union needs the same number of columns on both sides: ${a.length} vs ${b.length}.`,
+      );
     }
     a.forEach((f, i) => {
       if (!sameType(f.dataType, b[i].dataType) && b[i].dataType.kind !== 'null') {
@@ -192,7 +204,12 @@ export function union(inputs: readonly LogicalPlan[]): LogicalPlan {
     });
   }
   const fields = firstInput.schema.fields.map((f, i) =>
-    field(f.name, f.dataType, inputs.some((p) => p.schema.fields[i].nullable), f.metadata),
+    field(
+      f.name,
+      f.dataType,
+      inputs.some((p) => p.schema.fields[i].nullable),
+      f.metadata,
+    ),
   );
   return {
     kind: 'union',
@@ -210,10 +227,21 @@ export function join(
   joinType: JoinType,
   on: Expression | readonly string[] | undefined,
 ): LogicalPlan {
-  const base = { kind: 'join' as const, id: newPlanId(), left, right, joinType, isStreaming: left.isStreaming || right.isStreaming };
+  const base = {
+    kind: 'join' as const,
+    id: newPlanId(),
+    left,
+    right,
+    joinType,
+    isStreaming: left.isStreaming || right.isStreaming,
+  };
   if (Array.isArray(on)) {
     const usingColumns = on as readonly string[];
-    return { ...base, usingColumns, schema: usingJoinSchema(left.schema, right.schema, usingColumns, joinType) };
+    return {
+      ...base,
+      usingColumns,
+      schema: usingJoinSchema(left.schema, right.schema, usingColumns, joinType),
+    };
   }
   const condition = on as Expression | undefined;
   if (condition) {
@@ -237,7 +265,12 @@ function conditionJoinSchema(l: StructType, r: StructType, t: JoinType): StructT
   ]);
 }
 
-function usingJoinSchema(l: StructType, r: StructType, using: readonly string[], t: JoinType): StructType {
+function usingJoinSchema(
+  l: StructType,
+  r: StructType,
+  using: readonly string[],
+  t: JoinType,
+): StructType {
   const scopeL = schemaScope(l);
   const scopeR = schemaScope(r);
   const keys = using.map((name) => {
@@ -253,14 +286,24 @@ function usingJoinSchema(l: StructType, r: StructType, using: readonly string[],
   if (t === 'left_semi' || t === 'left_anti') return l;
   const keyFields = keys.map((k) => {
     const f = l.fields[k.left];
-    return field(f.name, f.dataType, t === 'full' || (t === 'right' ? r.fields[k.right].nullable : f.nullable));
+    return field(
+      f.name,
+      f.dataType,
+      t === 'full' || (t === 'right' ? r.fields[k.right].nullable : f.nullable),
+    );
   });
   const leftKeys = new Set(keys.map((k) => k.left));
   const rightKeys = new Set(keys.map((k) => k.right));
   return struct([
     ...keyFields,
-    ...nullableIf(l.fields.filter((_, i) => !leftKeys.has(i)), t === 'right' || t === 'full'),
-    ...nullableIf(r.fields.filter((_, i) => !rightKeys.has(i)), t === 'left' || t === 'full'),
+    ...nullableIf(
+      l.fields.filter((_, i) => !leftKeys.has(i)),
+      t === 'right' || t === 'full',
+    ),
+    ...nullableIf(
+      r.fields.filter((_, i) => !rightKeys.has(i)),
+      t === 'left' || t === 'full',
+    ),
   ]);
 }
 
@@ -271,7 +314,14 @@ export function sort(input: LogicalPlan, orders: readonly SortOrder[]): LogicalP
     rejectNested(o.expr, 'orderBy');
     bindExpression(o.expr, scope);
   }
-  return { kind: 'sort', id: newPlanId(), input, orders, schema: input.schema, isStreaming: input.isStreaming };
+  return {
+    kind: 'sort',
+    id: newPlanId(),
+    input,
+    orders,
+    schema: input.schema,
+    isStreaming: input.isStreaming,
+  };
 }
 
 /** `limit(n)`. */
@@ -279,5 +329,12 @@ export function limit(input: LogicalPlan, n: number): LogicalPlan {
   if (!Number.isInteger(n) || n < 0) {
     throw new AnalysisError(`limit(n) needs a non-negative integer, got ${n}.`);
   }
-  return { kind: 'limit', id: newPlanId(), input, n, schema: input.schema, isStreaming: input.isStreaming };
+  return {
+    kind: 'limit',
+    id: newPlanId(),
+    input,
+    n,
+    schema: input.schema,
+    isStreaming: input.isStreaming,
+  };
 }

@@ -16,7 +16,9 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
       'writeStream needs a streaming DataFrame (one read with readStream); use write for a batch DataFrame.',
     );
   }
-  const aggregates = allNodes(plan).filter((n): n is Aggregate => n.kind === 'aggregate' && n.isStreaming);
+  const aggregates = allNodes(plan).filter(
+    (n): n is Aggregate => n.kind === 'aggregate' && n.isStreaming,
+  );
   if (aggregates.length > 1) {
     throw new UnsupportedOperationError(
       `Multiple streaming aggregations are not supported with ${mode} output mode; compute the second aggregation on the sink's output.`,
@@ -34,7 +36,9 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
 }
 
 function checkAggregate(agg: Aggregate, mode: OutputMode): void {
-  const distinct = agg.aggregates.find((e) => containsExpression(e, (x) => x.kind === 'aggregate' && x.distinct));
+  const distinct = agg.aggregates.find((e) =>
+    containsExpression(e, (x) => x.kind === 'aggregate' && x.distinct),
+  );
   if (distinct) {
     throw new UnsupportedOperationError(
       `Distinct aggregation ${expressionName(distinct)} is not supported on streaming DataFrames (operator: aggregate, mode: ${mode}).`,
@@ -53,15 +57,25 @@ function checkAggregate(agg: Aggregate, mode: OutputMode): void {
 }
 
 /** Sorting is allowed only on an aggregated stream in complete mode; limit in append and complete modes. */
-function checkOperatorsAboveAggregation(plan: LogicalPlan, agg: Aggregate | undefined, mode: OutputMode): void {
+function checkOperatorsAboveAggregation(
+  plan: LogicalPlan,
+  agg: Aggregate | undefined,
+  mode: OutputMode,
+): void {
   for (const node of allNodes(plan)) {
-    if (node.kind === 'sort' && node.isStreaming && !(agg && mode === 'complete' && allNodes(node).includes(agg))) {
+    if (
+      node.kind === 'sort' &&
+      node.isStreaming &&
+      !(agg && mode === 'complete' && allNodes(node).includes(agg))
+    ) {
       throw new UnsupportedOperationError(
         `Sorting is not supported on streaming DataFrames unless it follows an aggregation in complete output mode (mode: ${mode}).`,
       );
     }
     if (node.kind === 'limit' && node.isStreaming && mode === 'update') {
-      throw new UnsupportedOperationError('Limit is not supported on streaming DataFrames in update output mode.');
+      throw new UnsupportedOperationError(
+        'Limit is not supported on streaming DataFrames in update output mode.',
+      );
     }
   }
 }

@@ -16,10 +16,17 @@ export class ConsoleSink implements Sink {
     private readonly write: (text: string) => void = (t) => process.stdout.write(t),
   ) {}
 
-  async addBatch(batchId: number, rows: readonly Row[], schema: StructType, _mode: OutputMode): Promise<void> {
+  async addBatch(
+    batchId: number,
+    rows: readonly Row[],
+    schema: StructType,
+    _mode: OutputMode,
+  ): Promise<void> {
     const shown = rows.slice(0, this.options.numRows ?? 20);
     const rule = '-'.repeat(43);
-    this.write(`${rule}\nBatch: ${batchId}\n${rule}\n${formatTable(shown, schema, this.options.truncate ?? true)}\n`);
+    this.write(
+      `${rule}\nBatch: ${batchId}\n${rule}\n${formatTable(shown, schema, this.options.truncate ?? true)}\n`,
+    );
     if (rows.length > shown.length) this.write(`only showing top ${shown.length} rows\n`);
     this.write('\n');
   }

@@ -15,7 +15,15 @@ export class ForeachBatchSink implements Sink {
 
   constructor(private readonly fn: ForeachBatchFunction) {}
 
-  async addBatch(batchId: number, rows: readonly Row[], schema: StructType, _mode: OutputMode): Promise<void> {
-    await this.fn(rows.map((r) => toRowObject(r, schema)), batchId);
+  async addBatch(
+    batchId: number,
+    rows: readonly Row[],
+    schema: StructType,
+    _mode: OutputMode,
+  ): Promise<void> {
+    await this.fn(
+      rows.map((r) => toRowObject(r, schema)),
+      batchId,
+    );
   }
 }

@@ -22,7 +22,12 @@ export class MemorySink implements Sink {
     return `MemorySink[${this.name}]`;
   }
 
-  async addBatch(batchId: number, rows: readonly Row[], _schema: StructType, outputMode: OutputMode): Promise<void> {
+  async addBatch(
+    batchId: number,
+    rows: readonly Row[],
+    _schema: StructType,
+    outputMode: OutputMode,
+  ): Promise<void> {
     if (batchId <= this.lastBatchId) return;
     this.content = outputMode === 'complete' ? [...rows] : [...this.content, ...rows];
     this.lastBatchId = batchId;

@@ -14,5 +14,10 @@ export interface Sink {
   /** A short description for progress reports. */
   readonly description: string;
   /** Writes the output of batch `batchId` (engine rows of `schema`); idempotent per batchId. */
-  addBatch(batchId: number, rows: readonly Row[], schema: StructType, outputMode: OutputMode): Promise<void>;
+  addBatch(
+    batchId: number,
+    rows: readonly Row[],
+    schema: StructType,
+    outputMode: OutputMode,
+  ): Promise<void>;
 }

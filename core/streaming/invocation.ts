@@ -22,7 +22,8 @@ export interface InvocationBudget {
 }
 
 /** Why an invocation stopped. */
-export type InvocationStop = 'idle' | 'time-budget' | Exclude<BatchOutcome['kind'], 'committed' | 'idle'>;
+export type InvocationStop =
+  'idle' | 'time-budget' | Exclude<BatchOutcome['kind'], 'committed' | 'idle'>;
 
 /** What an invocation did. */
 export interface InvocationResult {
@@ -31,7 +32,10 @@ export interface InvocationResult {
 }
 
 /** Runs batches until there is nothing to do, the budget runs out, or another invocation owns the query. */
-export async function runInvocation(execution: MicroBatchExecution, budget: InvocationBudget): Promise<InvocationResult> {
+export async function runInvocation(
+  execution: MicroBatchExecution,
+  budget: InvocationBudget,
+): Promise<InvocationResult> {
   const margin = budget.safetyMarginMs ?? 2_000;
   const log = budget.log ?? (() => {});
   const batches: StreamingQueryProgress[] = [];
@@ -41,10 +45,15 @@ export async function runInvocation(execution: MicroBatchExecution, budget: Invo
       if (budget.remainingMs() < longestMs + margin) return stop('time-budget');
       const deadlineMs = Date.now() + budget.remainingMs() - margin;
       const outcome = await execution.runNextBatch(deadlineMs);
-      if (outcome.kind !== 'committed') return stop(outcome.kind === 'abandoned' ? 'abandoned' : outcome.kind, outcome);
+      if (outcome.kind !== 'committed')
+        return stop(outcome.kind === 'abandoned' ? 'abandoned' : outcome.kind, outcome);
       batches.push(outcome.progress);
       longestMs = Math.max(longestMs, outcome.progress.durationMs.triggerExecution);
-      log({ message: 'batch committed', batchId: outcome.progress.batchId, progress: outcome.progress });
+      log({
+        message: 'batch committed',
+        batchId: outcome.progress.batchId,
+        progress: outcome.progress,
+      });
     }
   } finally {
     await execution.releaseLease();

@@ -72,7 +72,9 @@ export class StreamingQuery {
       return true;
     }
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const timeout = new Promise<false>(
+      (resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)),
+    );
     const finished = await Promise.race([this.done.then(() => true as const), timeout]);
     clearTimeout(timer);
     if (finished) this.throwIfFailed();
@@ -82,7 +84,9 @@ export class StreamingQuery {
   /** Waits until every row available now has been processed (and windows it closes are emitted). */
   processAllAvailable(): Promise<void> {
     if (this.finished) return this.failure ? Promise.reject(this.failure) : Promise.resolve();
-    const waiter = new Promise<void>((resolve, reject) => this.idleWaiters.push({ resolve, reject }));
+    const waiter = new Promise<void>((resolve, reject) =>
+      this.idleWaiters.push({ resolve, reject }),
+    );
     this.wake();
     return waiter;
   }
@@ -114,19 +118,26 @@ export class StreamingQuery {
   }
 
   private async loop(): Promise<void> {
-    const backfill = this.trigger.kind === 'availableNow' ? await this.execution.backlog() : undefined;
+    const backfill =
+      this.trigger.kind === 'availableNow' ? await this.execution.backlog() : undefined;
     while (!this.stopped) {
       const started = Date.now();
       // Waiters registered before this attempt are satisfied once an attempt finds nothing to do.
       const waiting = this.idleWaiters.length;
       const batch = await this.committedBatch();
-      const progress = batch && backfill !== undefined ? { ...batch, backfill: await this.backfillProgress(backfill) } : batch;
+      const progress =
+        batch && backfill !== undefined
+          ? { ...batch, backfill: await this.backfillProgress(backfill) }
+          : batch;
       if (progress) this.record(progress);
       else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
-      if (this.trigger.kind === 'once' || (this.trigger.kind === 'availableNow' && !progress)) return;
+      if (this.trigger.kind === 'once' || (this.trigger.kind === 'availableNow' && !progress))
+        return;
       if (this.trigger.kind === 'availableNow') continue;
       const interval = this.trigger.intervalMs;
-      const wait = progress ? interval - (Date.now() - started) : Math.max(interval - (Date.now() - started), IDLE_POLL_MS);
+      const wait = progress
+        ? interval - (Date.now() - started)
+        : Math.max(interval - (Date.now() - started), IDLE_POLL_MS);
       if (wait > 0 && this.idleWaiters.length === 0) await this.sleep(wait);
     }
   }
@@ -139,12 +150,15 @@ export class StreamingQuery {
     const outcome = await this.execution.runNextBatch();
     switch (outcome.kind) {
       case 'committed':
-        if ((outcome.progress.batchId + 1) % MAINTENANCE_INTERVAL === 0) await this.execution.maintain();
+        if ((outcome.progress.batchId + 1) % MAINTENANCE_INTERVAL === 0)
+          await this.execution.maintain();
         return outcome.progress;
       case 'idle':
         return undefined;
       case 'lease-held':
-        throw new CheckpointError(`Another run (${outcome.owner}) holds the lease of this query's checkpoint; two queries must not share a checkpoint.`);
+        throw new CheckpointError(
+          `Another run (${outcome.owner}) holds the lease of this query's checkpoint; two queries must not share a checkpoint.`,
+        );
       case 'conflict':
       case 'lease-lost':
       case 'abandoned':

@@ -22,9 +22,12 @@ export type ResolvedTrigger =
 export function resolveTrigger(trigger: Trigger): ResolvedTrigger {
   if ('processingTime' in trigger) {
     const t = trigger.processingTime;
-    const intervalMs = typeof t === 'number' ? t : parseDuration(t, 'trigger processingTime', true) / 1000;
+    const intervalMs =
+      typeof t === 'number' ? t : parseDuration(t, 'trigger processingTime', true) / 1000;
     if (!Number.isFinite(intervalMs) || intervalMs < 0) {
-      throw new InvalidOptionError(`trigger processingTime must be a non-negative duration, got ${String(t)}.`);
+      throw new InvalidOptionError(
+        `trigger processingTime must be a non-negative duration, got ${String(t)}.`,
+      );
     }
     return { kind: 'processingTime', intervalMs };
   }

@@ -40,7 +40,11 @@ export function parseDuration(text: string, what: string, allowZero = false): nu
     total += Number(m[1]) * micros;
     consumed += m[0];
   }
-  if (consumed.replace(/\s/g, '') !== trimmed.replace(/\s/g, '') || total < 0 || (total === 0 && !allowZero)) {
+  if (
+    consumed.replace(/\s/g, '') !== trimmed.replace(/\s/g, '') ||
+    total < 0 ||
+    (total === 0 && !allowZero)
+  ) {
     throw badDuration(text, what, allowZero);
   }
   return Math.round(total);

@@ -14,7 +14,8 @@ export type RowObject = Record<string, unknown>;
 export function toRowObject(row: Row, schema: StructType): RowObject {
   const out: RowObject = {};
   const fields = schema.fields;
-  for (let i = 0; i < fields.length; i++) out[fields[i].name] = toExternal(row[i], fields[i].dataType);
+  for (let i = 0; i < fields.length; i++)
+    out[fields[i].name] = toExternal(row[i], fields[i].dataType);
   return out;
 }
 
@@ -30,7 +31,9 @@ export function toExternal(value: unknown, t: DataType): unknown {
         : value;
     case 'map':
       return needsConversion(t.valueType)
-        ? new Map([...(value as Map<unknown, unknown>)].map(([k, v]) => [k, toExternal(v, t.valueType)]))
+        ? new Map(
+            [...(value as Map<unknown, unknown>)].map(([k, v]) => [k, toExternal(v, t.valueType)]),
+          )
         : value;
     default:
       return value;

@@ -66,5 +66,7 @@ function zoneOffsetMicros(zone: string | undefined): number {
   if (!zone || zone.toUpperCase() === 'Z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
-  return sign * (Number(digits.slice(0, 2)) * MICROS.hour + Number(digits.slice(2)) * MICROS.minute);
+  return (
+    sign * (Number(digits.slice(0, 2)) * MICROS.hour + Number(digits.slice(2)) * MICROS.minute)
+  );
 }

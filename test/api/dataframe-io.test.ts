@@ -16,7 +16,11 @@ describe('reading and writing files', () => {
     it(`writes a ${format} directory and reads it back with the same rows`, async () => {
       const session = new SluiceSession();
       const dir = path.join(tempDir(), 'out');
-      await session.createDataFrame(rows, SCHEMA).write.format(format).option('header', true).save(dir);
+      await session
+        .createDataFrame(rows, SCHEMA)
+        .write.format(format)
+        .option('header', true)
+        .save(dir);
       expect(existsSync(path.join(dir, '_SUCCESS'))).toBe(true);
       const back = session.read.format(format).option('header', true).schema(SCHEMA).load(dir);
       expect(await back.orderBy('id').collect()).toEqual(rows);
@@ -26,7 +30,9 @@ describe('reading and writing files', () => {
   it('writes and reads text, one line per row', async () => {
     const session = new SluiceSession();
     const dir = path.join(tempDir(), 'text');
-    await session.createDataFrame([{ value: 'a' }, { value: 'b c' }], 'value STRING').write.text(dir);
+    await session
+      .createDataFrame([{ value: 'a' }, { value: 'b c' }], 'value STRING')
+      .write.text(dir);
     expect(await session.read.text(dir).collect()).toEqual([{ value: 'a' }, { value: 'b c' }]);
   });
 
@@ -38,7 +44,10 @@ describe('reading and writing files', () => {
     writeFileSync(path.join(dir, '.hidden.json'), '{"k":"hidden","n":100}\n');
     const session = new SluiceSession();
     const df = session.read.json(dir);
-    expect(df.schema.fields.map((f) => `${f.name}:${f.dataType.kind}`)).toEqual(['k:string', 'n:long']);
+    expect(df.schema.fields.map((f) => `${f.name}:${f.dataType.kind}`)).toEqual([
+      'k:string',
+      'n:long',
+    ]);
     expect(await df.groupBy('k').agg(sum('n').alias('total')).orderBy('k').collect()).toEqual([
       { k: 'x', total: 41 },
       { k: 'y', total: 2 },
@@ -49,7 +58,11 @@ describe('reading and writing files', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'data.csv'), 'city;visits\n"Lyon; FR";3\nOslo;4\n');
     const session = new SluiceSession();
-    const df = session.read.option('header', 'true').option('delimiter', ';').option('inferSchema', 'true').csv(dir);
+    const df = session.read
+      .option('header', 'true')
+      .option('delimiter', ';')
+      .option('inferSchema', 'true')
+      .csv(dir);
     expect(await df.filter(col('visits').gt(3)).collect()).toEqual([{ city: 'Oslo', visits: 4 }]);
     expect(await df.count()).toBe(2);
   });

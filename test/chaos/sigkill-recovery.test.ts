@@ -7,20 +7,33 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type BatchStep, col, count, type RowObject, SluiceSession, window } from '../../core/index.js';
+import {
+  type BatchStep,
+  col,
+  count,
+  type RowObject,
+  SluiceSession,
+  window,
+} from '../../core/index.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const TARGET = path.resolve('test/chaos/kill-target.ts');
 
 function writeInput(dir: string): RowObject[] {
   const all: RowObject[] = [];
-  let t = Date.UTC(2026, 0, 1, 10) ;
+  let t = Date.UTC(2026, 0, 1, 10);
   for (let f = 0; f < 16; f++) {
     const events = Array.from({ length: 200 }, (_, i) => {
       t += 1_000 + ((f * 7 + i * 13) % 5) * 300;
-      return { ts: new Date(t - ((i * 37) % 4) * 60_000).toISOString(), category: ['a', 'b', 'c'][(i * f) % 3] };
+      return {
+        ts: new Date(t - ((i * 37) % 4) * 60_000).toISOString(),
+        category: ['a', 'b', 'c'][(i * f) % 3],
+      };
     });
-    writeFileSync(path.join(dir, `in-${String(f).padStart(3, '0')}.json`), events.map((e) => JSON.stringify(e)).join('\n'));
+    writeFileSync(
+      path.join(dir, `in-${String(f).padStart(3, '0')}.json`),
+      events.map((e) => JSON.stringify(e)).join('\n'),
+    );
     all.push(...events);
   }
   return all;
@@ -33,7 +46,9 @@ function writeInput(dir: string): RowObject[] {
 function runTarget(args: string[], killAtStep?: BatchStep): Promise<boolean> {
   return new Promise((resolve, reject) => {
     // node itself (not the tsx wrapper, which would leave its child running after SIGKILL)
-    const child = spawn(process.execPath, ['--import', 'tsx', TARGET, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', TARGET, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let firstBatch: number | undefined;
     child.stderr.on('data', (d) => (stderr += d));
@@ -71,14 +86,19 @@ describe('a query process killed with SIGKILL during each protocol step', () => 
     const key = (r: RowObject) => `${(r.window as { start: number }).start}|${r.category}`;
     const session = new SluiceSession();
     const batch = await session
-      .createDataFrame(events.map((e) => ({ ts: Date.parse(e.ts as string) * 1000, category: e.category })), 'ts TIMESTAMP, category STRING')
+      .createDataFrame(
+        events.map((e) => ({ ts: Date.parse(e.ts as string) * 1000, category: e.category })),
+        'ts TIMESTAMP, category STRING',
+      )
       .groupBy(window(col('ts'), '10 minutes'), col('category'))
       .agg(count().alias('n'))
       .collect();
     const lastEnd = Math.max(...streamed.map((r) => (r.window as { end: number }).end));
     const closed = batch.filter((r) => (r.window as { end: number }).end <= lastEnd);
     expect(new Set(streamed.map(key)).size).toBe(streamed.length);
-    expect(streamed.map((r) => `${key(r)}=${r.n}`).sort()).toEqual(closed.map((r) => `${key(r)}=${r.n}`).sort());
+    expect(streamed.map((r) => `${key(r)}=${r.n}`).sort()).toEqual(
+      closed.map((r) => `${key(r)}=${r.n}`).sort(),
+    );
     expect(streamed.length).toBeGreaterThan(10);
   }, 120_000);
 });

@@ -3,7 +3,12 @@
  * written once and run against each.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckpointStore, CommitRecord, OffsetIntent, QueryMetadata } from '../../core/index.js';
+import type {
+  CheckpointStore,
+  CommitRecord,
+  OffsetIntent,
+  QueryMetadata,
+} from '../../core/index.js';
 
 /** What a backend can promise beyond the shared contract. */
 export interface CheckpointCapabilities {
@@ -11,18 +16,40 @@ export interface CheckpointCapabilities {
   readonly exclusiveLeases: boolean;
 }
 
-const metadata: QueryMetadata = { formatVersion: 1, queryId: 'q', planFingerprint: 'stateless', numStatePartitions: 4 };
+const metadata: QueryMetadata = {
+  formatVersion: 1,
+  queryId: 'q',
+  planFingerprint: 'stateless',
+  numStatePartitions: 4,
+};
 
 function intent(batchId: number, end: number): OffsetIntent {
-  return { formatVersion: 1, batchId, start: [batchId === 0 ? null : end - 1], end: [end], batchTimestampMs: 1_000 + batchId, watermarkMicros: null };
+  return {
+    formatVersion: 1,
+    batchId,
+    start: [batchId === 0 ? null : end - 1],
+    end: [end],
+    batchTimestampMs: 1_000 + batchId,
+    watermarkMicros: null,
+  };
 }
 
 function commit(batchId: number): CommitRecord {
-  return { formatVersion: 1, batchId, stateManifest: `state/manifests/${batchId}.json`, eventTimeMax: { 0: batchId }, nextWatermarkMicros: batchId * 10 };
+  return {
+    formatVersion: 1,
+    batchId,
+    stateManifest: `state/manifests/${batchId}.json`,
+    eventTimeMax: { 0: batchId },
+    nextWatermarkMicros: batchId * 10,
+  };
 }
 
 /** Defines the contract tests for stores made by `fresh` (each call: an empty checkpoint). */
-export function checkpointStoreContract(name: string, fresh: () => Promise<CheckpointStore>, capabilities: CheckpointCapabilities): void {
+export function checkpointStoreContract(
+  name: string,
+  fresh: () => Promise<CheckpointStore>,
+  capabilities: CheckpointCapabilities,
+): void {
   describe(`CheckpointStore contract: ${name}`, () => {
     it('creates the query metadata once; a second create keeps the first', async () => {
       const store = await fresh();
@@ -59,7 +86,9 @@ export function checkpointStoreContract(name: string, fresh: () => Promise<Check
       const leased = await store.acquireLease('a', 60_000);
       if (leased.kind !== 'acquired') throw new Error('lease not acquired');
       expect(await store.commit(commit(0), leased.lease)).toBe('committed');
-      expect(await store.commit({ ...commit(0), stateManifest: 'other' }, leased.lease)).toBe('conflict');
+      expect(await store.commit({ ...commit(0), stateManifest: 'other' }, leased.lease)).toBe(
+        'conflict',
+      );
       expect(await store.latestCommit()).toEqual(commit(0));
     });
 
@@ -67,7 +96,11 @@ export function checkpointStoreContract(name: string, fresh: () => Promise<Check
       const store = await fresh();
       const leased = await store.acquireLease('a', 60_000);
       if (leased.kind !== 'acquired') throw new Error('lease not acquired');
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.commit({ ...commit(0), stateManifest: `m${i}` }, leased.lease)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.commit({ ...commit(0), stateManifest: `m${i}` }, leased.lease),
+        ),
+      );
       expect(results.filter((r) => r === 'committed')).toHaveLength(1);
     });
 
@@ -80,7 +113,8 @@ export function checkpointStoreContract(name: string, fresh: () => Promise<Check
         await new Promise((r) => setTimeout(r, 400));
         const b = await store.acquireLease('b', 60_000);
         expect(b.kind).toBe('acquired');
-        if (a.kind === 'acquired' && b.kind === 'acquired') expect(b.lease.epoch).toBeGreaterThan(a.lease.epoch);
+        if (a.kind === 'acquired' && b.kind === 'acquired')
+          expect(b.lease.epoch).toBeGreaterThan(a.lease.epoch);
       });
 
       it('fences a holder whose lease another owner took over: its commit is lease-lost', async () => {
@@ -88,7 +122,8 @@ export function checkpointStoreContract(name: string, fresh: () => Promise<Check
         const slow = await store.acquireLease('slow', 200);
         await new Promise((r) => setTimeout(r, 300));
         const fast = await store.acquireLease('fast', 60_000);
-        if (slow.kind !== 'acquired' || fast.kind !== 'acquired') throw new Error('lease not acquired');
+        if (slow.kind !== 'acquired' || fast.kind !== 'acquired')
+          throw new Error('lease not acquired');
         expect(await store.commit(commit(0), slow.lease)).toBe('lease-lost');
         expect(await store.commit(commit(0), fast.lease)).toBe('committed');
         expect(await store.commit(commit(1), slow.lease)).toBe('lease-lost');

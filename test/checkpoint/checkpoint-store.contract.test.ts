@@ -5,8 +5,14 @@ import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';
 import { checkpointStoreContract } from './checkpoint-store-contract.js';
 
-checkpointStoreContract('local directory', async () => new FileCheckpointStore(new LocalDirectoryStore(tempDir())), { exclusiveLeases: false });
-checkpointStoreContract('in memory', async () => new FileCheckpointStore(new MemoryObjectStore()), { exclusiveLeases: false });
+checkpointStoreContract(
+  'local directory',
+  async () => new FileCheckpointStore(new LocalDirectoryStore(tempDir())),
+  { exclusiveLeases: false },
+);
+checkpointStoreContract('in memory', async () => new FileCheckpointStore(new MemoryObjectStore()), {
+  exclusiveLeases: false,
+});
 
 let table: Promise<string> | undefined;
 checkpointStoreContract(
@@ -14,7 +20,11 @@ checkpointStoreContract(
   async () => {
     table ??= createCheckpointTable(uniqueName('checkpoints'));
     // one table, many queries: each test gets its own query id
-    return new DynamoDbCheckpointStore({ client: dynamoClient(), tableName: await table, queryId: uniqueName('query') });
+    return new DynamoDbCheckpointStore({
+      client: dynamoClient(),
+      tableName: await table,
+      queryId: uniqueName('query'),
+    });
   },
   { exclusiveLeases: true },
 );

@@ -123,7 +123,8 @@ describe('FileCheckpointStore', () => {
     it('picks the highest batch as the latest commit, in numeric not textual order', async () => {
       const store = checkpoint();
       // written out of order, across the 9 -> 10 and 99 -> 100 digit boundaries
-      for (const batchId of [9, 2, 10, 0, 100, 1, 99, 11]) await store.commit(commit(batchId), lease);
+      for (const batchId of [9, 2, 10, 0, 100, 1, 99, 11])
+        await store.commit(commit(batchId), lease);
       expect((await store.latestCommit())?.batchId).toBe(100);
       expect(await store.latestCommit()).toEqual(commit(100));
     });

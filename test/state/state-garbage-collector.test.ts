@@ -1,7 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type BatchStep, FileCheckpointStore, LocalDirectoryStore, SluiceSession } from '../../core/index.js';
+import {
+  type BatchStep,
+  FileCheckpointStore,
+  LocalDirectoryStore,
+  SluiceSession,
+} from '../../core/index.js';
 import { collectStateGarbage } from '../../core/state/state-garbage-collector.js';
 import { StateRepository } from '../../core/state/state-repository.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -12,7 +17,11 @@ function stateFiles(checkpoint: string): string[] {
     .map((e) => path.relative(checkpoint, path.join(e.parentPath, e.name)));
 }
 
-async function runBatches(checkpoint: string, batches: number, crashAfter?: { step: BatchStep; batchId: number }) {
+async function runBatches(
+  checkpoint: string,
+  batches: number,
+  crashAfter?: { step: BatchStep; batchId: number },
+) {
   const session = new SluiceSession();
   const input = session.memoryStream('k STRING');
   const counts = session.readStream.memory(input).groupBy('k').count();
@@ -33,7 +42,10 @@ async function runBatches(checkpoint: string, batches: number, crashAfter?: { st
   let query = await start();
   for (let i = 0; i < batches; i++) {
     input.addData([{ k: `key${i % 5}` }]);
-    const done = await query.processAllAvailable().then(() => true, () => false);
+    const done = await query.processAllAvailable().then(
+      () => true,
+      () => false,
+    );
     if (!done) {
       query = await start();
       await query.processAllAvailable();
@@ -72,7 +84,12 @@ describe('state garbage collection', () => {
     const store = new LocalDirectoryStore(checkpoint);
     await store.delete('commits/00000000000000000001.json');
     const before = stateFiles(checkpoint);
-    const result = await collectStateGarbage(new FileCheckpointStore(store), store, new StateRepository(store, 2, 3), 10);
+    const result = await collectStateGarbage(
+      new FileCheckpointStore(store),
+      store,
+      new StateRepository(store, 2, 3),
+      10,
+    );
     expect(result.deleted).toBe(0);
     expect(stateFiles(checkpoint)).toEqual(before);
   });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { col, count, current_timestamp, MemorySink, SluiceSession, window, type BatchStep, type RowObject } from '../../core/index.js';
+import {
+  col,
+  count,
+  current_timestamp,
+  MemorySink,
+  SluiceSession,
+  window,
+  type BatchStep,
+  type RowObject,
+} from '../../core/index.js';
 import { at, clickSchema } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -119,23 +128,44 @@ describe('a query killed at any step of a batch and restarted', () => {
     events.addData(chunks[0]);
     await expect(first.processAllAvailable()).rejects.toBeInstanceOf(Crash);
     events.addData(chunks[1]);
-    const second = await query(session, events).writeStream.outputMode('append').format('memory').option('checkpointLocation', checkpoint).start();
+    const second = await query(session, events)
+      .writeStream.outputMode('append')
+      .format('memory')
+      .option('checkpointLocation', checkpoint)
+      .start();
     await second.processAllAvailable();
     await second.stop();
-    expect(second.recentProgress[0].sources[0]).toMatchObject({ startOffset: null, endOffset: 3, numInputRows: 3 });
-    expect(second.recentProgress[1].sources[0]).toMatchObject({ startOffset: 3, endOffset: 6, numInputRows: 3 });
+    expect(second.recentProgress[0].sources[0]).toMatchObject({
+      startOffset: null,
+      endOffset: 3,
+      numInputRows: 3,
+    });
+    expect(second.recentProgress[1].sources[0]).toMatchObject({
+      startOffset: 3,
+      endOffset: 6,
+      numInputRows: 3,
+    });
   });
 
   it('refuses to restart a checkpoint with a query whose state has a different shape', async () => {
     const checkpoint = tempDir();
     const session = new SluiceSession();
     const events = session.memoryStream(clickSchema);
-    const q = await query(session, events).writeStream.outputMode('append').option('checkpointLocation', checkpoint).start();
+    const q = await query(session, events)
+      .writeStream.outputMode('append')
+      .option('checkpointLocation', checkpoint)
+      .start();
     events.addData(chunks[0]);
     await q.processAllAvailable();
     await q.stop();
-    const changed = session.readStream.memory(events).withWatermark('ts', '10 minutes').groupBy(window(col('ts'), '10 minutes')).count();
-    await expect(changed.writeStream.outputMode('append').option('checkpointLocation', checkpoint).start()).rejects.toThrow(
+    const changed = session.readStream
+      .memory(events)
+      .withWatermark('ts', '10 minutes')
+      .groupBy(window(col('ts'), '10 minutes'))
+      .count();
+    await expect(
+      changed.writeStream.outputMode('append').option('checkpointLocation', checkpoint).start(),
+    ).rejects.toThrow(
       /stateful operators changed .* it holds state for \[#0 aggregate\(keys: window:.*, category:string.*\], the query now has \[#0 aggregate\(keys: window:/,
     );
   });
@@ -146,7 +176,8 @@ describe('current_timestamp()', () => {
     const checkpoint = tempDir();
     const session = new SluiceSession();
     const events = session.memoryStream(clickSchema);
-    const stamped = () => session.readStream.memory(events).select(col('user'), current_timestamp().alias('at'));
+    const stamped = () =>
+      session.readStream.memory(events).select(col('user'), current_timestamp().alias('at'));
     const sink = new MemorySink(stamped().schema);
     const first = await stamped()
       .writeStream.sink(sink)
@@ -161,7 +192,10 @@ describe('current_timestamp()', () => {
     await new Promise((r) => setTimeout(r, 5));
     const rerunStartedMicros = Date.now() * 1000;
     const rerunSink = new MemorySink(stamped().schema);
-    const second = await stamped().writeStream.sink(rerunSink).option('checkpointLocation', checkpoint).start();
+    const second = await stamped()
+      .writeStream.sink(rerunSink)
+      .option('checkpointLocation', checkpoint)
+      .start();
     await second.processAllAvailable();
     await second.stop();
     expect(rerunSink.rows()).toEqual(firstAttempt);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FileCheckpointStore, LocalDirectoryStore, MemorySink, SluiceSession } from '../../core/index.js';
+import {
+  FileCheckpointStore,
+  LocalDirectoryStore,
+  MemorySink,
+  SluiceSession,
+} from '../../core/index.js';
 import { runInvocation } from '../../core/streaming/invocation.js';
 import { MicroBatchExecution } from '../../core/streaming/micro-batch-execution.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -41,7 +46,11 @@ describe('one invocation', () => {
   it('runs the available batches and stops when idle', async () => {
     const { input, sink, execution } = setup();
     input.addData([{ k: 'a' }, { k: 'b' }]);
-    const result = await runInvocation(await execution(), { remainingMs: budget(10_000), safetyMarginMs: 100, firstBatchEstimateMs: 100 });
+    const result = await runInvocation(await execution(), {
+      remainingMs: budget(10_000),
+      safetyMarginMs: 100,
+      firstBatchEstimateMs: 100,
+    });
     expect(result.stoppedBecause).toBe('idle');
     expect(result.batches.map((b) => b.batchId)).toEqual([0]);
     expect(sink.rows()).toHaveLength(2);
@@ -50,7 +59,11 @@ describe('one invocation', () => {
   it('starts no batch it cannot expect to finish', async () => {
     const { input, execution } = setup();
     input.addData([{ k: 'a' }]);
-    const result = await runInvocation(await execution(), { remainingMs: budget(500), safetyMarginMs: 300, firstBatchEstimateMs: 400 });
+    const result = await runInvocation(await execution(), {
+      remainingMs: budget(500),
+      safetyMarginMs: 300,
+      firstBatchEstimateMs: 400,
+    });
     expect(result).toEqual({ batches: [], stoppedBecause: 'time-budget' });
   });
 
@@ -69,7 +82,10 @@ describe('one invocation', () => {
     expect(logged[0]).toMatchObject({ kind: 'abandoned', batchId: 0 });
     input.addData([{ k: 'a' }]); // arrives after batch 0 was planned: not part of it
     slowDown(0);
-    const second = await runInvocation(await execution(), { remainingMs: budget(10_000), safetyMarginMs: 100 });
+    const second = await runInvocation(await execution(), {
+      remainingMs: budget(10_000),
+      safetyMarginMs: 100,
+    });
     expect(second.batches.map((b) => [b.batchId, b.numInputRows])).toEqual([
       [0, 1],
       [1, 1],

@@ -18,7 +18,9 @@ type Out = { window: { start: number; end: number }; category: string; n: number
 
 function sorted(rows: Record<string, unknown>[]): string[] {
   return (rows as Out[])
-    .map((r) => `${new Date(r.window.start / 1000).toISOString().slice(11, 16)} ${r.category} ${r.n}`)
+    .map(
+      (r) => `${new Date(r.window.start / 1000).toISOString().slice(11, 16)} ${r.category} ${r.n}`,
+    )
     .sort();
 }
 
@@ -26,7 +28,11 @@ describe('streaming aggregation in append mode', () => {
   it('emits a window only after the watermark passes its end, exactly once', async () => {
     const session = new SluiceSession();
     const { events, counts } = windowedCounts(session);
-    const query = await counts.writeStream.outputMode('append').format('memory').queryName('a1').start();
+    const query = await counts.writeStream
+      .outputMode('append')
+      .format('memory')
+      .queryName('a1')
+      .start();
 
     events.addData([
       { ts: at('10:01:00'), category: 'books', user: 'u1' },
@@ -46,7 +52,11 @@ describe('streaming aggregation in append mode', () => {
   it('drops rows whose window the watermark has closed and counts them in progress', async () => {
     const session = new SluiceSession();
     const { events, counts } = windowedCounts(session);
-    const query = await counts.writeStream.outputMode('append').format('memory').queryName('a2').start();
+    const query = await counts.writeStream
+      .outputMode('append')
+      .format('memory')
+      .queryName('a2')
+      .start();
     events.addData([{ ts: at('11:00:00'), category: 'books', user: 'u1' }]);
     await query.processAllAvailable(); // watermark becomes 10:45
     events.addData([
@@ -65,7 +75,11 @@ describe('streaming aggregation in append mode', () => {
   it('runs a no-data batch so that a window closes without waiting for the next event', async () => {
     const session = new SluiceSession();
     const { events, counts } = windowedCounts(session, '0 seconds');
-    const query = await counts.writeStream.outputMode('append').format('memory').queryName('a3').start();
+    const query = await counts.writeStream
+      .outputMode('append')
+      .format('memory')
+      .queryName('a3')
+      .start();
     events.addData([
       { ts: at('10:01:00'), category: 'books', user: 'u1' },
       { ts: at('10:12:00'), category: 'books', user: 'u2' },
@@ -102,7 +116,10 @@ describe('streaming aggregation in update and complete modes', () => {
     await query.processAllAvailable();
     await query.stop();
     expect(batches).toEqual([
-      expect.arrayContaining([{ category: 'a', n: 1 }, { category: 'b', n: 1 }]),
+      expect.arrayContaining([
+        { category: 'a', n: 1 },
+        { category: 'b', n: 1 },
+      ]),
       [{ category: 'a', n: 2 }],
     ]);
   });
@@ -110,9 +127,19 @@ describe('streaming aggregation in update and complete modes', () => {
   it('complete mode rewrites the whole result every batch', async () => {
     const session = new SluiceSession();
     const events = session.memoryStream('category STRING, amount INT');
-    const totals = session.readStream.memory(events).groupBy('category').agg(sum('amount').alias('total'));
-    const query = await totals.writeStream.outputMode('complete').format('memory').queryName('c1').start();
-    events.addData([{ category: 'a', amount: 1 }, { category: 'b', amount: 2 }]);
+    const totals = session.readStream
+      .memory(events)
+      .groupBy('category')
+      .agg(sum('amount').alias('total'));
+    const query = await totals.writeStream
+      .outputMode('complete')
+      .format('memory')
+      .queryName('c1')
+      .start();
+    events.addData([
+      { category: 'a', amount: 1 },
+      { category: 'b', amount: 2 },
+    ]);
     await query.processAllAvailable();
     events.addData([{ category: 'a', amount: 10 }]);
     await query.processAllAvailable();
@@ -139,19 +166,25 @@ describe('output mode rules are checked when the query starts', () => {
     const session = new SluiceSession();
     const events = session.memoryStream(clickSchema);
     const df = session.readStream.memory(events).select('category');
-    await expect(df.writeStream.outputMode('complete').start()).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(df.writeStream.outputMode('complete').start()).rejects.toBeInstanceOf(
+      UnsupportedOperationError,
+    );
   });
 
   it('refuses sorting a stream outside complete mode', async () => {
     const session = new SluiceSession();
     const events = session.memoryStream(clickSchema);
     const df = session.readStream.memory(events).orderBy('category');
-    await expect(df.writeStream.outputMode('append').start()).rejects.toThrow(/Sorting is not supported/);
+    await expect(df.writeStream.outputMode('append').start()).rejects.toThrow(
+      /Sorting is not supported/,
+    );
   });
 
   it('refuses collect() on a streaming DataFrame', async () => {
     const session = new SluiceSession();
     const events = session.memoryStream(clickSchema);
-    await expect(session.readStream.memory(events).collect()).rejects.toThrow(/writeStream\.start\(\)/);
+    await expect(session.readStream.memory(events).collect()).rejects.toThrow(
+      /writeStream\.start\(\)/,
+    );
   });
 });

@@ -27,7 +27,11 @@ describe('triggers', () => {
     const { events, df } = clicks(session);
     events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
     events.addData([{ ts: at('10:01:00'), category: 'b', user: 'u' }]);
-    const query = await df.writeStream.trigger({ once: true }).format('memory').queryName('once').start();
+    const query = await df.writeStream
+      .trigger({ once: true })
+      .format('memory')
+      .queryName('once')
+      .start();
     expect(await query.awaitTermination()).toBe(true);
     expect(query.isActive).toBe(false);
     expect(query.recentProgress.map((p) => p.numInputRows)).toEqual([2]);
@@ -40,8 +44,15 @@ describe('triggers', () => {
       { ts: at('10:01:00'), category: 'a', user: 'u' },
       { ts: at('10:25:00'), category: 'a', user: 'u' },
     ]);
-    const counts = df.withWatermark('ts', '5 minutes').groupBy(window(col('ts'), '10 minutes')).agg(count().alias('n'));
-    const query = await counts.writeStream.trigger({ availableNow: true }).format('memory').queryName('avail').start();
+    const counts = df
+      .withWatermark('ts', '5 minutes')
+      .groupBy(window(col('ts'), '10 minutes'))
+      .agg(count().alias('n'));
+    const query = await counts.writeStream
+      .trigger({ availableNow: true })
+      .format('memory')
+      .queryName('avail')
+      .start();
     await query.awaitTermination();
     expect(query.recentProgress.map((p) => [p.numInputRows, p.sink.numOutputRows])).toEqual([
       [2, 0],
@@ -52,7 +63,11 @@ describe('triggers', () => {
   it('processingTime: keeps running batches as data arrives until stopped', async () => {
     const session = new SluiceSession();
     const { events, df } = clicks(session);
-    const query = await df.writeStream.trigger({ processingTime: '20 milliseconds' }).format('memory').queryName('pt').start();
+    const query = await df.writeStream
+      .trigger({ processingTime: '20 milliseconds' })
+      .format('memory')
+      .queryName('pt')
+      .start();
     events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
     await query.processAllAvailable();
     events.addData([{ ts: at('10:00:00'), category: 'b', user: 'u' }]);
@@ -66,7 +81,9 @@ describe('triggers', () => {
   it('rejects an unknown trigger naming the accepted ones', () => {
     const session = new SluiceSession();
     const { df } = clicks(session);
-    expect(() => df.writeStream.trigger({ every: 5 } as never)).toThrow(/processingTime.*once.*availableNow/);
+    expect(() => df.writeStream.trigger({ every: 5 } as never)).toThrow(
+      /processingTime.*once.*availableNow/,
+    );
   });
 });
 
@@ -74,8 +91,15 @@ describe('progress', () => {
   it('reports input, output, offsets, watermark, state and a duration per protocol step', async () => {
     const session = new SluiceSession();
     const { events, df } = clicks(session);
-    const counts = df.withWatermark('ts', '10 minutes').groupBy(window(col('ts'), '10 minutes'), col('category')).count();
-    const query = await counts.writeStream.outputMode('update').format('memory').queryName('prog').start();
+    const counts = df
+      .withWatermark('ts', '10 minutes')
+      .groupBy(window(col('ts'), '10 minutes'), col('category'))
+      .count();
+    const query = await counts.writeStream
+      .outputMode('update')
+      .format('memory')
+      .queryName('prog')
+      .start();
     events.addData([
       { ts: at('10:00:00'), category: 'a', user: 'u' },
       { ts: at('10:30:00'), category: 'b', user: 'u' },
@@ -89,15 +113,31 @@ describe('progress', () => {
       batchId: 0,
       numInputRows: 2,
       stateLoad: 'cold',
-      sources: [{ description: 'MemoryStream[clicks]', startOffset: null, endOffset: 2, numInputRows: 2 }],
+      sources: [
+        { description: 'MemoryStream[clicks]', startOffset: null, endOffset: 2, numInputRows: 2 },
+      ],
       sink: { description: 'MemorySink[prog]', numOutputRows: 2 },
       stateOperators: [{ operatorId: 0, numRowsTotal: 2, numRowsUpdated: 2 }],
       eventTime: { max: '2026-01-01 10:30:00' },
     });
-    expect(Object.keys(first.durationMs).sort()).toEqual(['commit', 'lease', 'load', 'persist', 'plan', 'run', 'sink', 'triggerExecution']);
+    expect(Object.keys(first.durationMs).sort()).toEqual([
+      'commit',
+      'lease',
+      'load',
+      'persist',
+      'plan',
+      'run',
+      'sink',
+      'triggerExecution',
+    ]);
     expect(first.stateBytesWritten).toBeGreaterThan(0);
     // the watermark moved to 10:20 without new data: a no-data batch evicts window [10:00, 10:10)
-    expect(noData).toMatchObject({ batchId: 1, numInputRows: 0, stateLoad: 'warm', eventTime: { watermark: '2026-01-01 10:20:00' } });
+    expect(noData).toMatchObject({
+      batchId: 1,
+      numInputRows: 0,
+      stateLoad: 'warm',
+      eventTime: { watermark: '2026-01-01 10:20:00' },
+    });
     expect(noData.stateOperators[0]).toMatchObject({ numRowsRemoved: 1, numRowsTotal: 1 });
     expect(third).toMatchObject({ batchId: 2, numInputRows: 1, lateRowsDropped: 1 });
     expect(query.lastProgress).toBe(third);
@@ -112,11 +152,18 @@ describe('progress', () => {
       .select(from_json(col('value'), 'category STRING', { mode: 'DROPMALFORMED' }).alias('e'))
       .select('e.*');
     const query = await parsed.writeStream.format('memory').queryName('malformed').start();
-    lines.addData([{ value: '{"category":"a"}' }, { value: '{"category": oops' }, { value: '{"category":"b"}' }]);
+    lines.addData([
+      { value: '{"category":"a"}' },
+      { value: '{"category": oops' },
+      { value: '{"category":"b"}' },
+    ]);
     await query.processAllAvailable();
     await query.stop();
     expect(query.lastProgress?.malformedRecordsDropped).toBe(1);
-    expect(await session.table('malformed').collect()).toEqual([{ category: 'a' }, { category: 'b' }]);
+    expect(await session.table('malformed').collect()).toEqual([
+      { category: 'a' },
+      { category: 'b' },
+    ]);
   });
 });
 
@@ -130,7 +177,10 @@ describe('stream-static joins', () => {
     const labels = session.read.schema('category STRING, label STRING').json(file);
     const joined = df.join(labels, 'category', 'left').select('user', 'label');
     const query = await joined.writeStream.format('memory').queryName('joined').start();
-    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u1' }, { ts: at('10:00:00'), category: 'b', user: 'u2' }]);
+    events.addData([
+      { ts: at('10:00:00'), category: 'a', user: 'u1' },
+      { ts: at('10:00:00'), category: 'b', user: 'u2' },
+    ]);
     await query.processAllAvailable();
     writeFileSync(file, '{"category":"a","label":"Alpha"}\n{"category":"b","label":"Beta"}\n');
     events.addData([{ ts: at('10:01:00'), category: 'b', user: 'u3' }]);
@@ -147,7 +197,9 @@ describe('stream-static joins', () => {
     const session = new SluiceSession();
     const { df } = clicks(session);
     const labels = session.createDataFrame([], 'category STRING, label STRING');
-    await expect(df.join(labels, 'category', 'full').writeStream.start()).rejects.toThrow(/full join with a streaming DataFrame on the left/);
+    await expect(df.join(labels, 'category', 'full').writeStream.start()).rejects.toThrow(
+      /full join with a streaming DataFrame on the left/,
+    );
   });
 });
 
@@ -157,12 +209,24 @@ describe('sinks and checkpoints', () => {
     const { events, df } = clicks(session);
     const printed: string[] = [];
     const sink = new ConsoleSink({}, (t) => printed.push(t));
-    const query = await df.select('category', 'user').writeStream.sink(sink).option('checkpointLocation', tempDir()).start();
+    const query = await df
+      .select('category', 'user')
+      .writeStream.sink(sink)
+      .option('checkpointLocation', tempDir())
+      .start();
     events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u1' }]);
     await query.processAllAvailable();
     await query.stop();
     expect(printed.join('')).toContain(
-      ['Batch: 0', '-------------------------------------------', '+--------+----+', '|category|user|', '+--------+----+', '|   books|  u1|', '+--------+----+'].join('\n'),
+      [
+        'Batch: 0',
+        '-------------------------------------------',
+        '+--------+----+',
+        '|category|user|',
+        '+--------+----+',
+        '|   books|  u1|',
+        '+--------+----+',
+      ].join('\n'),
     );
   });
 
@@ -173,11 +237,19 @@ describe('sinks and checkpoints', () => {
     const backend = { checkpoint: new FileCheckpointStore(store), stateObjects: store };
     const counts = df.groupBy('category').count();
     const sink = new MemorySink(counts.schema);
-    const first = await counts.writeStream.outputMode('complete').sink(sink).checkpoint(backend).start();
+    const first = await counts.writeStream
+      .outputMode('complete')
+      .sink(sink)
+      .checkpoint(backend)
+      .start();
     events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
     await first.processAllAvailable();
     await first.stop();
-    const second = await counts.writeStream.outputMode('complete').sink(sink).checkpoint(backend).start();
+    const second = await counts.writeStream
+      .outputMode('complete')
+      .sink(sink)
+      .checkpoint(backend)
+      .start();
     events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
     await second.processAllAvailable();
     await second.stop();
@@ -188,14 +260,17 @@ describe('sinks and checkpoints', () => {
   it('needs a checkpointLocation for a sink that is not a development sink', async () => {
     const session = new SluiceSession();
     const { df } = clicks(session);
-    await expect(df.writeStream.foreachBatch(() => {}).start()).rejects.toThrow(/checkpointLocation/);
+    await expect(df.writeStream.foreachBatch(() => {}).start()).rejects.toThrow(
+      /checkpointLocation/,
+    );
   });
 });
 
 describe('backfills', () => {
   it('availableNow reports how much of the input available at start is done', async () => {
     const dir = tempDir();
-    for (const i of [0, 1, 2]) writeFileSync(path.join(dir, `f${i}.json`), `{"category":"c${i}"}\n`);
+    for (const i of [0, 1, 2])
+      writeFileSync(path.join(dir, `f${i}.json`), `{"category":"c${i}"}\n`);
     const session = new SluiceSession();
     const query = await session.readStream
       .schema('category STRING')

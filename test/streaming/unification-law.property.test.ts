@@ -31,10 +31,18 @@ const amounts = fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 
 
 /** Events in roughly increasing time with bounded disorder, plus the cut points of the micro-batches. */
 const streams = fc
-  .array(fc.record({ step: fc.integer({ min: 0, max: 4 * MINUTE }), back: fc.integer({ min: 0, max: MAX_DISORDER }), category: categories, amount: amounts }), {
-    minLength: 1,
-    maxLength: 60,
-  })
+  .array(
+    fc.record({
+      step: fc.integer({ min: 0, max: 4 * MINUTE }),
+      back: fc.integer({ min: 0, max: MAX_DISORDER }),
+      category: categories,
+      amount: amounts,
+    }),
+    {
+      minLength: 1,
+      maxLength: 60,
+    },
+  )
   .chain((specs) =>
     fc.record({
       events: fc.constant(toEvents(specs)),
@@ -42,7 +50,9 @@ const streams = fc
     }),
   );
 
-function toEvents(specs: { step: number; back: number; category: string; amount: number | null }[]): RowObject[] {
+function toEvents(
+  specs: { step: number; back: number; category: string; amount: number | null }[],
+): RowObject[] {
   let clock = at('10:00:00');
   return specs.map((s) => {
     clock += s.step;
@@ -52,7 +62,10 @@ function toEvents(specs: { step: number; back: number; category: string; amount:
 
 function batches(events: RowObject[], cuts: number[]): RowObject[][] {
   const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points.slice(1).map((end, i) => events.slice(points[i], end)).filter((b) => b.length > 0);
+  return points
+    .slice(1)
+    .map((end, i) => events.slice(points[i], end))
+    .filter((b) => b.length > 0);
 }
 
 type Query = (df: DataFrame) => DataFrame;
@@ -61,10 +74,18 @@ const windowed: Query = (df) =>
   df
     .withWatermark('ts', '14 minutes')
     .groupBy(window(col('ts'), '10 minutes', '5 minutes'), col('category'))
-    .agg(count().alias('n'), sum('amount').alias('total'), min('amount').alias('low'), max('amount').alias('high'), avg('amount').alias('mean'));
+    .agg(
+      count().alias('n'),
+      sum('amount').alias('total'),
+      min('amount').alias('low'),
+      max('amount').alias('high'),
+      avg('amount').alias('mean'),
+    );
 
 const perCategory: Query = (df) =>
-  df.groupBy('category').agg(count().alias('n'), sum('amount').alias('total'), max('ts').alias('latest'));
+  df
+    .groupBy('category')
+    .agg(count().alias('n'), sum('amount').alias('total'), max('ts').alias('latest'));
 
 async function batchResult(query: Query, events: RowObject[]): Promise<string[]> {
   const session = new SluiceSession();
@@ -121,7 +142,9 @@ describe('the unification law', () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
         const streamed = await streamResult(perCategory, 'update', batches(events, cuts));
-        expect(canonical(lastPerKey(streamed, ['category']))).toEqual(await batchResult(perCategory, events));
+        expect(canonical(lastPerKey(streamed, ['category']))).toEqual(
+          await batchResult(perCategory, events),
+        );
       }),
       { numRuns: 25 },
     );
@@ -132,7 +155,10 @@ describe('the unification law', () => {
       fc.asyncProperty(streams, async ({ events, cuts }) => {
         const last = Math.max(...events.map((e) => e.ts as number));
         const flush: RowObject = { ts: last + 60 * MINUTE, category: 'flush', amount: null };
-        const streamed = await streamResult(windowed, 'append', [...batches(events, cuts), [flush]]);
+        const streamed = await streamResult(windowed, 'append', [
+          ...batches(events, cuts),
+          [flush],
+        ]);
         expect(canonical(streamed)).toEqual(await batchResult(windowed, events));
       }),
       { numRuns: 25 },
