@@ -161,19 +161,11 @@ describe('writeParquet then readParquet', () => {
     },
   );
 
-  it.runIf(zstdAvailable)('compresses with ZSTD where node:zlib has it', async () => {
-    const bytes = writeParquet([['z']], parseSchema('s STRING'), { compression: 'ZSTD' });
-    expect((await readParquet(bytes)).rows).toEqual([['z']]);
+  it('compresses with ZSTD where node:zlib has it, and otherwise refuses saying which Node.js has it', async () => {
+    const write = () => writeParquet([['z']], parseSchema('s STRING'), { compression: 'ZSTD' });
+    if (zstdAvailable) expect((await readParquet(write())).rows).toEqual([['z']]);
+    else expect(write).toThrow(/ZSTD' needs Node\.js 22\.15/);
   });
-
-  it.skipIf(zstdAvailable)(
-    'refuses ZSTD on a Node.js without zstd, saying which version has it',
-    () => {
-      expect(() => writeParquet([], parseSchema('s STRING'), { compression: 'ZSTD' })).toThrow(
-        /ZSTD' needs Node\.js 22\.15/,
-      );
-    },
-  );
 });
 
 describe('writeParquet refusals', () => {
