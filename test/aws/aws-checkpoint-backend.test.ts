@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { awsCheckpointBackend } from '../../core/aws/aws-checkpoint-backend.js';
-import { MemorySink, SluiceSession } from '../../core/index.js';
+import { MemorySink, MicroBatchExecution, SluiceSession } from '../../core/index.js';
 import { createBucket, createCheckpointTable, dynamoClient, s3Client } from '../support/aws-clients.js';
 import { uniqueName } from '../support/unique-name.js';
 
@@ -34,6 +34,40 @@ describe('the AWS checkpoint backend from configuration', () => {
     ]);
     const keys = await awsCheckpointBackend(config).stateObjects.list('state/manifests/');
     expect(keys).toHaveLength(3);
+  });
+
+  it('garbage-collects state objects in S3 beyond minBatchesToRetain, keeping the latest version loadable', async () => {
+    const [tableName, bucket] = await Promise.all([createCheckpointTable(uniqueName('t')), createBucket(uniqueName('b'))]);
+    const config = { tableName, bucket, queryId: 'gc', clients: { dynamodb: dynamoClient(), s3: s3Client() } };
+    const session = new SluiceSession();
+    const input = session.memoryStream('category STRING');
+    const counts = session.readStream.memory(input).groupBy('category').count();
+    const sink = new MemorySink(counts.schema);
+    const execution = await MicroBatchExecution.start({
+      ...awsCheckpointBackend(config),
+      plan: counts.plan,
+      outputMode: 'complete',
+      sink,
+      numStatePartitions: 2,
+      snapshotInterval: 2,
+      minBatchesToRetain: 1,
+    });
+    for (const category of ['a', 'b', 'a', 'c', 'a']) {
+      input.addData([{ category }]);
+      expect((await execution.runNextBatch()).kind).toBe('committed');
+    }
+    const { stateObjects } = awsCheckpointBackend(config);
+    const before = await stateObjects.list('state/');
+    const collected = await execution.maintain();
+    const after = await stateObjects.list('state/');
+    expect(collected.deleted).toBe(before.length - after.length);
+    expect(after.filter((k) => k.startsWith('state/manifests/'))).toHaveLength(1);
+    await execution.releaseLease();
+    const fresh = await MicroBatchExecution.start({ ...awsCheckpointBackend(config), plan: counts.plan, outputMode: 'complete', sink, numStatePartitions: 2, snapshotInterval: 2 });
+    input.addData([{ category: 'b' }]);
+    const outcome = await fresh.runNextBatch();
+    expect(outcome.kind === 'committed' && outcome.progress.stateLoad).toBe('cold');
+    expect(sink.rows().find((r) => r.category === 'a')).toEqual({ category: 'a', count: 3 });
   });
 
   it('names the setting that is missing or invalid', () => {
