@@ -1,11 +1,12 @@
 /**
- * AWS SDK clients for the local test services. Everything a client would otherwise look up is given
+ * AWS SDK clients for the local test services, and the checkpoint tables and buckets the tests and
+ * the checkpoint benchmark create on them. Everything a client would otherwise look up is given
  * explicitly (region, static dummy credentials, endpoint), so no client asks the instance metadata
  * service for credentials or region and all traffic goes to 127.0.0.1; the global setup also points
  * the SDK's shared config files away from ~/.aws.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 
 const REGION = 'us-east-1';
 
@@ -45,4 +46,44 @@ export function localS3Client(endpoint: string): S3Client {
     maxAttempts: MAX_ATTEMPTS,
     requestHandler: REQUEST_HANDLER,
   });
+}
+
+/**
+ * Creates a checkpoint table on DynamoDB Local at `endpoint` as the deployment does: string keys
+ * `pk` (partition) and `sk` (sort), on-demand capacity. Resolves with `name` once the table is active.
+ */
+export async function createLocalCheckpointTable(endpoint: string, name: string): Promise<string> {
+  const client = localDynamoClient(endpoint);
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    // DynamoDB Local creates tables active at once; the waiter's first check returns immediately
+    await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1 }, { TableName: name });
+    return name;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Creates a bucket on s3rver at `endpoint`; resolves with `name`. */
+export async function createLocalBucket(endpoint: string, name: string): Promise<string> {
+  const client = localS3Client(endpoint);
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: name }));
+    return name;
+  } finally {
+    client.destroy();
+  }
 }
