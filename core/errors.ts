@@ -72,3 +72,23 @@ export class SinkError extends SluiceError {
     super('SINK', message, options);
   }
 }
+
+/**
+ * A Delta table's log cannot be used: it is missing or damaged, or it needs a protocol version or
+ * feature Sluice does not implement. The message names the table and the log file.
+ */
+export class DeltaTableError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('DELTA_TABLE', message, options);
+  }
+}
+
+/**
+ * A commit to a Delta table lost the race for its log version to other writers more often than
+ * allowed. Retriable: running the batch again re-reads the log and commits on top of the winners.
+ */
+export class DeltaConflictError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('DELTA_CONFLICT', message, { retriable: true, ...options });
+  }
+}

@@ -116,8 +116,12 @@ export function classifyAwsError(error: unknown): AwsErrorKind {
  */
 export function cancelledTransactionItems(error: unknown): Array<AwsErrorKind | 'none'> {
   const fields = asFields(error);
-  if (fields.name !== 'TransactionCanceledException' || !Array.isArray(fields.CancellationReasons))
+  if (
+    fields.name !== 'TransactionCanceledException' ||
+    !Array.isArray(fields.CancellationReasons)
+  ) {
     return [];
+  }
   return fields.CancellationReasons.map((reason: { Code?: unknown } | undefined) => {
     const code = reason?.Code;
     return (typeof code === 'string' ? CANCELLATION_CODES[code] : undefined) ?? 'other';
@@ -139,7 +143,9 @@ export function awsFailure(context: string, error: unknown): CheckpointError {
   const fields = asFields(error);
   const name = typeof fields.name === 'string' ? fields.name : 'Error';
   const status = fields.$metadata?.httpStatusCode;
-  const said = `${name}${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${String(fields.message ?? error)}`;
+  // the service's own sentence, without its final period: the advice follows it
+  const message = String(fields.message ?? error).replace(/\.$/, '');
+  const said = `${name}${typeof status === 'number' ? ` (HTTP ${status})` : ''}: ${message}`;
   return new CheckpointError(`${context}: ${said}. ${ADVICE[kind]}`, {
     cause: error,
     retriable: isRetriableAwsError(kind),

@@ -116,19 +116,16 @@ export function objectStoreContract(
       expect(await store.list('offsets/')).toEqual(['offsets/0.json']);
     });
 
-    it.runIf(capabilities.enforcesPutIfAbsent)(
-      "answers 'exists' to putIfAbsent of a taken key, and keeps the first content",
-      async () => {
+    // Only stores that enforce the condition are held to it (s3rver, the test S3 server, does not).
+    if (capabilities.enforcesPutIfAbsent) {
+      it("answers 'exists' to putIfAbsent of a taken key, and keeps the first content", async () => {
         const store = await create();
         await store.put('offsets/0.json', bytes('first'));
         expect(await store.putIfAbsent('offsets/0.json', bytes('second'))).toBe('exists');
         expect(text(await store.get('offsets/0.json'))).toBe('first');
-      },
-    );
+      });
 
-    it.runIf(capabilities.enforcesPutIfAbsent)(
-      'lets exactly one of 10 concurrent putIfAbsent calls on one key win',
-      async () => {
+      it('lets exactly one of 10 concurrent putIfAbsent calls on one key win', async () => {
         const store = await create();
         const results = await Promise.all(
           Array.from({ length: 10 }, (_, i) =>
@@ -138,8 +135,8 @@ export function objectStoreContract(
         expect(results.filter((r) => r === 'created')).toHaveLength(1);
         const winner = results.indexOf('created');
         expect(text(await store.get('commits/7.json'))).toBe(`writer ${winner}`);
-      },
-    );
+      });
+    }
 
     it('deletes an object; deleting a missing one is a no-op', async () => {
       const store = await create();

@@ -61,12 +61,16 @@ async function launch(
       '-inMemory',
       // one database for every credential and region, so no client can land in an empty one
       '-sharedDb',
-      // tests never reach the network
+      // tests never reach the network (the environment variable below says the same)
       '-disableTelemetry',
       '-port',
       String(port),
     ],
-    { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: workDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    },
   );
   let output = '';
   const collect = (chunk: Buffer): void => {
