@@ -4,6 +4,7 @@
 import { AnalysisError } from '../errors.js';
 import { allNodes, type LogicalPlan, type Relation } from '../plan/logical-plan.js';
 import type { Row } from '../types/row.js';
+import { collectRows } from './physical-operator.js';
 import { planPhysical } from './physical-planner.js';
 
 /** The result rows of a batch query. */
@@ -18,5 +19,5 @@ export async function executeBatch(plan: LogicalPlan): Promise<Row[]> {
   const relations = allNodes(plan).filter((n): n is Relation => n.kind === 'relation');
   const inputs = new Map<number, Row[]>();
   await Promise.all(relations.map(async (r) => inputs.set(r.id, await r.scan())));
-  return physical.root.execute({ inputs, counters: {} });
+  return collectRows(physical.root, { inputs, counters: {} });
 }

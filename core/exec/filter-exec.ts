@@ -7,9 +7,8 @@ import { DropRow } from '../expr/drop-row.js';
 import type { Filter } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
 import type { BatchClock } from '../expr/scope.js';
-import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
 /** Runs a Filter node. */
 export class FilterExec implements PhysicalOperator {
@@ -23,18 +22,18 @@ export class FilterExec implements PhysicalOperator {
     this.condition = bindExpression(node.condition, { ...planScope(node.input), clock }).eval;
   }
 
-  execute(ctx: ExecutionContext): Row[] {
-    const rows = this.input.execute(ctx);
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const condition = this.condition;
-    const out: Row[] = [];
-    for (let i = 0; i < rows.length; i++) {
+    this.input.produce(ctx, (row) => {
+      let keep: unknown;
       try {
-        if (condition(rows[i]) === true) out.push(rows[i]);
+        keep = condition(row);
       } catch (e) {
         if (!(e instanceof DropRow)) throw e;
         count(ctx, e.reason);
+        return;
       }
-    }
-    return out;
+      if (keep === true) consume(row);
+    });
   }
 }

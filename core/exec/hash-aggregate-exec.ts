@@ -5,10 +5,9 @@
 import { encodeKey } from '../expr/group-key.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
-import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
 /** Runs an Aggregate node over a bounded input. */
 export class HashAggregateExec implements PhysicalOperator {
@@ -24,10 +23,10 @@ export class HashAggregateExec implements PhysicalOperator {
     this.global = node.groupBy.length === 0;
   }
 
-  execute(ctx: ExecutionContext): Row[] {
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const groups = new Map<string, Group>();
     const grouping = this.grouping;
-    for (const row of this.input.execute(ctx)) {
+    this.input.produce(ctx, (row) =>
       grouping.forEachKey(row, (keyValues) => {
         const key = encodeKey(keyValues);
         let group = groups.get(key);
@@ -36,9 +35,9 @@ export class HashAggregateExec implements PhysicalOperator {
           groups.set(key, group);
         }
         grouping.update(group, row);
-      });
-    }
+      }),
+    );
     if (this.global && groups.size === 0) groups.set('', grouping.newGroup([]));
-    return [...groups.values()].map((g) => grouping.output(g));
+    for (const group of groups.values()) consume(grouping.output(group));
   }
 }

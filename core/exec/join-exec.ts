@@ -22,7 +22,7 @@ import {
   type UsingColumnPositions,
   usingKeys,
 } from './join-keys.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import { collectRows, type PhysicalOperator, type RowConsumer } from './physical-operator.js';
 
 /** Builds an output row from a left and a right row; the missing side of an outer join is null. */
 type RowCombiner = (left: Row | null, right: Row | null) => Row;
@@ -53,23 +53,20 @@ export class JoinExec implements PhysicalOperator {
     }
   }
 
-  execute(ctx: ExecutionContext): Row[] {
-    const leftRows = this.left.execute(ctx);
-    const rightRows = this.right.execute(ctx);
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+    const rightRows = collectRows(this.right, ctx);
     const table = this.build(rightRows);
     const rightMatched = new Uint8Array(rightRows.length);
-    const out: Row[] = [];
-    for (const l of leftRows) {
+    this.left.produce(ctx, (l) => {
       const matches = this.probe(l, table, rightRows);
-      this.emitLeft(l, matches, rightRows, out);
+      this.emitLeft(l, matches, rightRows, consume);
       for (const i of matches) rightMatched[i] = 1;
-    }
+    });
     if (this.joinType === 'right' || this.joinType === 'full') {
       rightRows.forEach((r, i) => {
-        if (!rightMatched[i]) out.push(this.combine(null, r));
+        if (!rightMatched[i]) consume(this.combine(null, r));
       });
     }
-    return out;
   }
 
   /** Right row positions by encoded key; rows whose key cannot match anything are left out. */
@@ -100,19 +97,19 @@ export class JoinExec implements PhysicalOperator {
     l: Row,
     matches: readonly number[],
     rightRows: readonly Row[],
-    out: Row[],
+    consume: RowConsumer,
   ): void {
     switch (this.joinType) {
       case 'left_semi':
-        if (matches.length > 0) out.push(l);
+        if (matches.length > 0) consume(l);
         return;
       case 'left_anti':
-        if (matches.length === 0) out.push(l);
+        if (matches.length === 0) consume(l);
         return;
       default:
-        for (const i of matches) out.push(this.combine(l, rightRows[i]));
+        for (const i of matches) consume(this.combine(l, rightRows[i]));
         if (matches.length === 0 && (this.joinType === 'left' || this.joinType === 'full')) {
-          out.push(this.combine(l, null));
+          consume(this.combine(l, null));
         }
     }
   }

@@ -1,9 +1,8 @@
 /**
  * Limit: the first n rows of its input.
  */
-import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
 /** Runs a Limit node. */
 export class LimitExec implements PhysicalOperator {
@@ -12,7 +11,13 @@ export class LimitExec implements PhysicalOperator {
     private readonly input: PhysicalOperator,
   ) {}
 
-  execute(ctx: ExecutionContext): Row[] {
-    return this.input.execute(ctx).slice(0, this.n);
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+    let remaining = this.n;
+    this.input.produce(ctx, (row) => {
+      if (remaining > 0) {
+        remaining--;
+        consume(row);
+      }
+    });
   }
 }

@@ -10,12 +10,20 @@ import { planScope } from '../plan/plan-scope.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+
+/** The bound `explode` of a select. */
+interface Generator {
+  readonly index: number;
+  readonly eval: Evaluator;
+  readonly outer: boolean;
+  readonly isMap: boolean;
+}
 
 /** Runs a Project node. */
 export class ProjectExec implements PhysicalOperator {
   private readonly evals: Evaluator[];
-  private readonly generator?: { index: number; eval: Evaluator; outer: boolean; isMap: boolean };
+  private readonly generator?: Generator;
 
   constructor(
     node: Project,
@@ -36,44 +44,39 @@ export class ProjectExec implements PhysicalOperator {
     }
   }
 
-  execute(ctx: ExecutionContext): Row[] {
-    const rows = this.input.execute(ctx);
-    return this.generator ? this.generate(rows, ctx) : this.project(rows, ctx);
-  }
-
-  private project(rows: Row[], ctx: ExecutionContext): Row[] {
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+    const generator = this.generator;
+    if (generator) {
+      this.input.produce(ctx, (row) => this.generate(row, generator, ctx, consume));
+      return;
+    }
     const evals = this.evals;
     const n = evals.length;
-    const out: Row[] = [];
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
+    this.input.produce(ctx, (row) => {
+      const result = new Array<unknown>(n);
       try {
-        const result = new Array<unknown>(n);
         for (let i = 0; i < n; i++) result[i] = evals[i](row);
-        out.push(result);
       } catch (e) {
         if (!(e instanceof DropRow)) throw e;
         count(ctx, e.reason);
+        return;
       }
-    }
-    return out;
+      consume(result);
+    });
   }
 
-  private generate(rows: Row[], ctx: ExecutionContext): Row[] {
-    const g = this.generator!;
-    const out: Row[] = [];
-    for (const row of rows) {
-      try {
-        const base = this.evals.map((e) => e(row));
-        for (const element of this.elements(g.eval(row), g.isMap, g.outer)) {
-          out.push([...base.slice(0, g.index), ...element, ...base.slice(g.index + 1)]);
-        }
-      } catch (e) {
-        if (!(e instanceof DropRow)) throw e;
-        count(ctx, e.reason);
-      }
+  private generate(row: Row, g: Generator, ctx: ExecutionContext, consume: RowConsumer): void {
+    let base: unknown[];
+    let elements: unknown[][];
+    try {
+      base = this.evals.map((e) => e(row));
+      elements = this.elements(g.eval(row), g.isMap, g.outer);
+    } catch (e) {
+      if (!(e instanceof DropRow)) throw e;
+      count(ctx, e.reason);
+      return;
     }
-    return out;
+    for (const element of elements) consume([...base.slice(0, g.index), ...element, ...base.slice(g.index + 1)]);
   }
 
   private elements(collection: unknown, isMap: boolean, outer: boolean): unknown[][] {

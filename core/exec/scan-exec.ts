@@ -2,9 +2,8 @@
  * Scan: a leaf's rows, which the runner loaded into the context before execution.
  */
 import { ExecutionError } from '../errors.js';
-import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
 /** Emits the rows loaded for the leaf with logical id `planId`. */
 export class ScanExec implements PhysicalOperator {
@@ -13,11 +12,11 @@ export class ScanExec implements PhysicalOperator {
     private readonly description: string,
   ) {}
 
-  execute(ctx: ExecutionContext): Row[] {
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const rows = ctx.inputs.get(this.planId);
     if (!rows) {
       throw new ExecutionError(`Internal error: no rows were loaded for ${this.description} (plan node ${this.planId}).`);
     }
-    return rows as Row[];
+    for (let i = 0; i < rows.length; i++) consume(rows[i]);
   }
 }

@@ -8,7 +8,7 @@ import { planScope } from '../plan/plan-scope.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import { collectRows, type PhysicalOperator, type RowConsumer } from './physical-operator.js';
 
 /** Runs a Sort node. */
 export class SortExec implements PhysicalOperator {
@@ -39,7 +39,7 @@ export class SortExec implements PhysicalOperator {
     };
   }
 
-  execute(ctx: ExecutionContext): Row[] {
-    return [...this.input.execute(ctx)].sort(this.compare);
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+    for (const row of collectRows(this.input, ctx).sort(this.compare)) consume(row);
   }
 }

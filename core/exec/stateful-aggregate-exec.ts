@@ -19,7 +19,7 @@ import { typeName } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext, type StreamingExecution } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
 /** Runs an Aggregate node as a stateful streaming operator. */
 export class StatefulAggregateExec implements PhysicalOperator {
@@ -39,22 +39,21 @@ export class StatefulAggregateExec implements PhysicalOperator {
     this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
   }
 
-  execute(ctx: ExecutionContext): Row[] {
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const streaming = ctx.streaming;
     if (!streaming) throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
     const store = streaming.stateStore(this.operatorId);
-    const changed = this.fold(this.input.execute(ctx), store, streaming.watermarkMicros, ctx);
+    const changed = this.fold(store, streaming.watermarkMicros, ctx);
     count(ctx, 'stateRowsUpdated', changed.size);
-    const output = this.emit(store, changed, streaming, ctx);
+    for (const row of this.emit(store, changed, streaming, ctx)) consume(row);
     count(ctx, 'stateRowsTotal', store.size);
-    return output;
   }
 
-  private fold(rows: Row[], store: StateStore, watermark: number | undefined, ctx: ExecutionContext): Map<string, Group> {
+  private fold(store: StateStore, watermark: number | undefined, ctx: ExecutionContext): Map<string, Group> {
     const grouping = this.grouping;
     const changed = new Map<string, Group>();
     let late = 0;
-    for (const row of rows) {
+    this.input.produce(ctx, (row) => {
       grouping.forEachKey(row, (keyValues) => {
         if (watermark !== undefined) {
           const t = grouping.eventTime(keyValues);
@@ -72,7 +71,7 @@ export class StatefulAggregateExec implements PhysicalOperator {
         }
         grouping.update(group, row);
       });
-    }
+    });
     if (late > 0) count(ctx, 'lateRowsDropped', late);
     for (const [key, group] of changed) store.put(key, group);
     return changed;

@@ -2,9 +2,8 @@
  * Watermark: passes rows through and, in a stream, records the max event time of the batch, from
  * which the runner derives the next watermark (max event time - delay). In a batch query it does nothing.
  */
-import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator } from './physical-operator.js';
+import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
 /** Runs a Watermark node. */
 export class WatermarkExec implements PhysicalOperator {
@@ -16,16 +15,19 @@ export class WatermarkExec implements PhysicalOperator {
     private readonly input: PhysicalOperator,
   ) {}
 
-  execute(ctx: ExecutionContext): Row[] {
-    const rows = this.input.execute(ctx);
-    if (!ctx.streaming) return rows;
-    let max = ctx.streaming.eventTimeMax.get(this.watermarkId) ?? -Infinity;
-    const c = this.columnIndex;
-    for (let i = 0; i < rows.length; i++) {
-      const t = rows[i][c] as number | null;
-      if (t !== null && t > max) max = t;
+  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+    const streaming = ctx.streaming;
+    if (!streaming) {
+      this.input.produce(ctx, consume);
+      return;
     }
-    if (max > -Infinity) ctx.streaming.eventTimeMax.set(this.watermarkId, max);
-    return rows;
+    let max = streaming.eventTimeMax.get(this.watermarkId) ?? -Infinity;
+    const c = this.columnIndex;
+    this.input.produce(ctx, (row) => {
+      const t = row[c] as number | null;
+      if (t !== null && t > max) max = t;
+      consume(row);
+    });
+    if (max > -Infinity) streaming.eventTimeMax.set(this.watermarkId, max);
   }
 }

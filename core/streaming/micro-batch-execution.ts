@@ -30,6 +30,7 @@ import {
 } from '../checkpoint/checkpoint-store.js';
 import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
+import { collectRows } from '../exec/physical-operator.js';
 import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
 import { allNodes, type LogicalPlan, type Relation, type StreamingRelation } from '../plan/logical-plan.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
@@ -115,7 +116,7 @@ export class MicroBatchExecution {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Opens the checkpoint (creating it on first start) and checks that it belongs to this query. */
+  /** Opens the checkpoint (creating it on first start), checks that it belongs to this query, and opens the sink. */
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
     const fingerprint = planFingerprint(planPhysical(options.plan, true, { batchTimestampMicros: 0 }), options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
@@ -135,6 +136,7 @@ export class MicroBatchExecution {
           'Start the changed query on a new checkpointLocation.',
       );
     }
+    await options.sink.open?.({ queryId: metadata.queryId, outputMode: options.outputMode, schema: options.plan.schema });
     return new MicroBatchExecution({ ...options, numStatePartitions: metadata.numStatePartitions }, metadata.queryId);
   }
 
@@ -266,7 +268,7 @@ export class MicroBatchExecution {
         eventTimeMax,
       },
     };
-    const output = this.physical.root.execute(ctx);
+    const output = collectRows(this.physical.root, ctx);
     return { output, counters, eventTimeMax, sourceRows: sourceRows.map((r) => r.length) };
   }
 
