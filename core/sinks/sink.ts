@@ -9,10 +9,26 @@ import type { Row } from '../types/row.js';
 /** How a query's result is written after each batch: only final new rows, changed rows, or everything. */
 export type OutputMode = 'append' | 'update' | 'complete';
 
+/** What a sink learns when its query starts. */
+export interface SinkContext {
+  /** The query's id: fixed when its checkpoint was created, the same after every restart. */
+  readonly queryId: string;
+  /** The query's output mode. */
+  readonly outputMode: OutputMode;
+  /** The schema of the rows every batch writes. */
+  readonly schema: StructType;
+}
+
 /** A streaming sink. */
 export interface Sink {
   /** A short description for progress reports. */
   readonly description: string;
+  /**
+   * Called once when the query starts, before its first batch. A sink that cannot write the output
+   * mode or the schema throws here, so the query fails at start rather than mid-stream; a sink that
+   * tags its output with the query (Delta's txn appId) learns its id. Optional.
+   */
+  open?(context: SinkContext): Promise<void>;
   /** Writes the output of batch `batchId` (engine rows of `schema`); idempotent per batchId. */
   addBatch(
     batchId: number,
