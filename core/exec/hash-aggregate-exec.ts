@@ -5,6 +5,7 @@
 import { encodeKey } from '../expr/group-key.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
+import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
 import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
@@ -26,17 +27,21 @@ export class HashAggregateExec implements PhysicalOperator {
   produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const groups = new Map<string, Group>();
     const grouping = this.grouping;
-    this.input.produce(ctx, (row) =>
-      grouping.forEachKey(row, (keyValues) => {
-        const key = encodeKey(keyValues);
-        let group = groups.get(key);
-        if (!group) {
-          group = grouping.newGroup(keyValues);
-          groups.set(key, group);
-        }
-        grouping.update(group, row);
-      }),
-    );
+    // One fold function for all rows (not a closure per row): the row it folds is `current`.
+    let current: Row = [];
+    const fold = (keyValues: unknown[]): void => {
+      const key = encodeKey(keyValues);
+      let group = groups.get(key);
+      if (!group) {
+        group = grouping.newGroup(keyValues);
+        groups.set(key, group);
+      }
+      grouping.update(group, current);
+    };
+    this.input.produce(ctx, (row) => {
+      current = row;
+      grouping.forEachKey(row, fold);
+    });
     if (this.global && groups.size === 0) groups.set('', grouping.newGroup([]));
     for (const group of groups.values()) consume(grouping.output(group));
   }

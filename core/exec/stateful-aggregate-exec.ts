@@ -53,24 +53,28 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const grouping = this.grouping;
     const changed = new Map<string, Group>();
     let late = 0;
+    // One fold function for all rows (not a closure per row): the row it folds is `current`.
+    let current: Row = [];
+    const fold = (keyValues: unknown[]): void => {
+      if (watermark !== undefined) {
+        const t = grouping.eventTime(keyValues);
+        if (t !== undefined && t <= watermark) {
+          late++;
+          return;
+        }
+      }
+      const key = encodeKey(keyValues);
+      let group = changed.get(key);
+      if (!group) {
+        const stored = store.get(key) as Group | undefined;
+        group = stored ? copyStateValue(stored) : grouping.newGroup(keyValues);
+        changed.set(key, group);
+      }
+      grouping.update(group, current);
+    };
     this.input.produce(ctx, (row) => {
-      grouping.forEachKey(row, (keyValues) => {
-        if (watermark !== undefined) {
-          const t = grouping.eventTime(keyValues);
-          if (t !== undefined && t <= watermark) {
-            late++;
-            return;
-          }
-        }
-        const key = encodeKey(keyValues);
-        let group = changed.get(key);
-        if (!group) {
-          const stored = store.get(key) as Group | undefined;
-          group = stored ? copyStateValue(stored) : grouping.newGroup(keyValues);
-          changed.set(key, group);
-        }
-        grouping.update(group, row);
-      });
+      current = row;
+      grouping.forEachKey(row, fold);
     });
     if (late > 0) count(ctx, 'lateRowsDropped', late);
     for (const [key, group] of changed) store.put(key, group);

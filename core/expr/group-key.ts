@@ -36,7 +36,11 @@ function encodeValue(v: unknown): string {
 function structuredKey(v: unknown): string {
   if (v instanceof Uint8Array) return `b${Array.from(v).join(',')}`;
   if (v instanceof Map) return `m${JSON.stringify([...v].map(([k, x]) => [encodeValue(k), encodeValue(x)]))}`;
-  if (Array.isArray(v)) return `[${v.map(encodeValue).join(SEPARATOR)}]`;
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? SEPARATOR : '') + encodeValue(v[i]);
+    return `${out}]`;
+  }
   return JSON.stringify(v);
 }
 
