@@ -24,6 +24,8 @@ interface Generator {
 export class ProjectExec implements PhysicalOperator {
   private readonly evals: Evaluator[];
   private readonly generator?: Generator;
+  /** Set when the select is `s.*` of one struct column: the struct value is already the output row. */
+  private readonly structColumn?: number;
 
   constructor(
     node: Project,
@@ -31,6 +33,7 @@ export class ProjectExec implements PhysicalOperator {
     clock: BatchClock,
   ) {
     const scope = { ...planScope(node.input), clock };
+    this.structColumn = expandedStruct(node);
     const explode = generatorOf(node);
     this.evals = node.exprs.map((e, i) => (i === node.generatorIndex ? () => null : bindExpression(e, scope).eval));
     if (explode && node.generatorIndex !== undefined) {
@@ -52,6 +55,13 @@ export class ProjectExec implements PhysicalOperator {
     }
     const evals = this.evals;
     const n = evals.length;
+    const struct = this.structColumn;
+    if (struct !== undefined) {
+      // Rows are never modified once made, so the struct's array can be the output row itself.
+      const nulls = new Array<unknown>(n).fill(null);
+      this.input.produce(ctx, (row) => consume((row[struct] as Row | null) ?? nulls.slice()));
+      return;
+    }
     this.input.produce(ctx, (row) => {
       const result = new Array<unknown>(n);
       try {
@@ -87,4 +97,24 @@ export class ProjectExec implements PhysicalOperator {
       : (collection as unknown[]).map((v) => [v]);
     return items.length === 0 ? empty : items;
   }
+}
+
+/**
+ * The input column a select expands when it is exactly `s.*` of one struct column `s` (every field,
+ * in order, under its own name) — the usual shape after `from_json` — else undefined.
+ */
+function expandedStruct(node: Project): number | undefined {
+  const first = node.exprs[0];
+  if (node.generatorIndex !== undefined || first?.kind !== 'alias' || first.child.kind !== 'column') return undefined;
+  const column = first.child.path[0];
+  const index = node.input.schema.fields.findIndex((f) => f.name === column);
+  const type = node.input.schema.fields[index]?.dataType;
+  if (type?.kind !== 'struct' || type.fields.length !== node.exprs.length) return undefined;
+  const matches = node.exprs.every((e, i) => {
+    const name = type.fields[i].name;
+    return e.kind === 'alias' && e.name === name && e.child.kind === 'column' && e.child.planId === undefined &&
+      e.child.path.length === 2 && e.child.path[0] === column && e.child.path[1] === name;
+  });
+  const unique = node.input.schema.fields.filter((f) => f.name === column).length === 1;
+  return matches && unique ? index : undefined;
 }
