@@ -7,7 +7,7 @@ import { newPlanId } from '../plan/logical-plan.js';
 import type { MemorySink } from '../sinks/memory-sink.js';
 import { MemoryStream } from '../sources/memory-stream.js';
 import type { StructType } from '../types/data-types.js';
-import { fromRowObject, type RowObject } from '../types/row.js';
+import { type RowObject, rowObjectConverter } from '../types/row.js';
 import { parseSchema } from '../types/type-names.js';
 import { DataFrame } from './dataframe.js';
 import { DataFrameReader } from './dataframe-reader.js';
@@ -30,13 +30,14 @@ export class SluiceSession {
   /** A DataFrame from objects keyed by column name; `schema` is a StructType or DDL (`'a INT, b STRING'`). */
   createDataFrame(rows: readonly RowObject[], schema: StructType | string): DataFrame {
     const resolved = typeof schema === 'string' ? parseSchema(schema) : schema;
+    const convert = rowObjectConverter(resolved);
     const engineRows = rows.map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) {
         throw new InvalidOptionError(
           `createDataFrame: row ${i} is not an object keyed by column name.`,
         );
       }
-      return fromRowObject(r, resolved);
+      return convert(r);
     });
     return new DataFrame(this, {
       kind: 'relation',

@@ -5,17 +5,21 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import type { StructType } from '../types/data-types.js';
-import { fromRowObject, type Row, type RowObject } from '../types/row.js';
+import { type Row, type RowObject, rowObjectConverter } from '../types/row.js';
 import type { Offset, Source } from './source.js';
 
 /** An in-memory append-only stream of rows. */
 export class MemoryStream implements Source {
   private readonly rows: Row[] = [];
 
+  private readonly convert: (obj: RowObject) => Row;
+
   constructor(
     readonly schema: StructType,
     readonly name = 'memory',
-  ) {}
+  ) {
+    this.convert = rowObjectConverter(schema);
+  }
 
   get description(): string {
     return `MemoryStream[${this.name}]`;
@@ -23,13 +27,14 @@ export class MemoryStream implements Source {
 
   /** Appends rows (objects keyed by column name) all at once or, when one is invalid, none; returns the offset after them. */
   addData(rows: readonly RowObject[]): number {
+    const convert = this.convert;
     const converted = rows.map((r, i) => {
       if (r === null || typeof r !== 'object' || Array.isArray(r)) {
         throw new InvalidOptionError(
           `${this.description}.addData: row ${i} is not an object keyed by column name.`,
         );
       }
-      return fromRowObject(r, this.schema);
+      return convert(r);
     });
     for (const row of converted) this.rows.push(row); // not push(...): spreading a large batch overflows the stack
     return this.rows.length;
