@@ -76,6 +76,8 @@ export type { Row, RowObject } from './types/row.js';
 export {
   AnalysisError,
   CheckpointError,
+  DeltaConflictError,
+  DeltaTableError,
   ExecutionError,
   InvalidOptionError,
   SinkError,
@@ -85,10 +87,28 @@ export {
 } from './errors.js';
 export { MemoryStream } from './sources/memory-stream.js';
 export type { Offset, Source, SourceContext, SourceFactory } from './sources/source.js';
-export type { OutputMode, Sink } from './sinks/sink.js';
+export type { OutputMode, Sink, SinkContext } from './sinks/sink.js';
 export { MemorySink } from './sinks/memory-sink.js';
 export { ConsoleSink } from './sinks/console-sink.js';
 export { ForeachBatchSink, type ForeachBatchFunction } from './sinks/foreach-batch-sink.js';
+export {
+  DEFAULT_MAX_COMMIT_ATTEMPTS,
+  DEFAULT_TARGET_FILE_SIZE,
+  DeltaSink,
+  type DeltaSinkOptions,
+} from './delta/delta-sink.js';
+export { DeltaLog, type DeltaTableLocation } from './delta/delta-log.js';
+export { DeltaSnapshot, type DeltaCommit } from './delta/delta-snapshot.js';
+export type {
+  AddFileAction,
+  CommitInfoAction,
+  DeltaAction,
+  MetadataAction,
+  PartitionValues,
+  ProtocolAction,
+  RemoveFileAction,
+  TransactionAction,
+} from './delta/delta-actions.js';
 export { StreamingQuery } from './streaming/streaming-query.js';
 export type { Trigger } from './streaming/trigger.js';
 export type { BatchStep } from './streaming/micro-batch-execution.js';

@@ -1,10 +1,13 @@
 /**
- * DataStreamReader (`session.readStream`): unbounded DataFrames from a directory of files or a
- * MemoryStream. A file stream needs its schema up front, as in Spark, so the query's shape cannot
- * change when new files arrive.
+ * DataStreamReader (`session.readStream`): unbounded DataFrames from a directory of files, Kafka
+ * topics or a MemoryStream. A file stream needs its schema up front, as in Spark, so the query's
+ * shape cannot change when new files arrive; Kafka's schema is fixed.
  */
 import { InvalidOptionError } from '../errors.js';
 import { TEXT_SCHEMA } from '../io/data-files.js';
+import { kafkaSchema } from '../kafka/kafka-schema.js';
+import { KafkaSource } from '../kafka/kafka-source.js';
+import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId, type StreamingRelation } from '../plan/logical-plan.js';
 import { FileStreamSource } from '../sources/file-stream-source.js';
 import type { MemoryStream } from '../sources/memory-stream.js';
@@ -20,9 +23,14 @@ export class DataStreamReader extends FileReaderBuilder {
     super();
   }
 
-  /** New files appearing under a directory, as a stream. */
-  load(directory: string): DataFrame {
+  /**
+   * New files appearing under a directory, as a stream; with format('kafka'), the records of the
+   * topics the options name (no path).
+   */
+  load(location?: string): DataFrame {
     const format = this.formatName;
+    if (format === 'kafka') return this.kafka(location);
+    const directory = this.fileLocation(location);
     const schema = format === 'text' ? TEXT_SCHEMA : this.userSchema;
     if (!schema) {
       throw new InvalidOptionError(
@@ -40,6 +48,15 @@ export class DataStreamReader extends FileReaderBuilder {
       schema,
       (context) =>
         new FileStreamSource({ directory, format, read, maxFilesPerTrigger, latestFirst }, context),
+    );
+  }
+
+  private kafka(location: string | undefined): DataFrame {
+    const options = this.kafkaSourceOptions(location, 'stream');
+    return this.relation(
+      `KafkaSource[${describeSubscription(options.subscription)}]`,
+      kafkaSchema(options.includeHeaders),
+      (context) => new KafkaSource(options, context),
     );
   }
 

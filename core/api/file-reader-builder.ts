@@ -1,23 +1,26 @@
 /**
  * What `read` and `readStream` share: the format, the schema and Spark-style options they collect
- * before `load`, and the per-format shortcuts (`json`, `csv`, `parquet`, `text`).
+ * before `load`, and the per-format shortcuts (`json`, `csv`, `parquet`, `text`). The format is a file
+ * format, or `kafka`: then `load()` takes no path and the options name the topics.
  */
+import { InvalidOptionError } from '../errors.js';
 import { fileFormat, type FileFormat } from '../io/data-files.js';
+import { kafkaOptions, type KafkaReadMode, type KafkaSourceOptions } from '../kafka/kafka-options.js';
 import type { StructType } from '../types/data-types.js';
 import { parseSchema } from '../types/type-names.js';
 import type { DataFrame } from './dataframe.js';
 import type { OptionValue } from './reader-options.js';
 
-/** A builder of DataFrames over files. */
+/** A builder of DataFrames over files or Kafka. */
 export abstract class FileReaderBuilder {
-  protected formatName: FileFormat = 'parquet';
+  protected formatName: FileFormat | 'kafka' = 'parquet';
   protected userSchema?: StructType;
   /** Options by lower-cased name: option names are case-insensitive, as in Spark. */
   protected readonly options = new Map<string, OptionValue>();
 
-  /** The file format: json (JSON lines), csv, parquet (default) or text. */
+  /** The format: json (JSON lines), csv, parquet (default), text, or kafka. */
   format(name: string): this {
-    this.formatName = fileFormat(name);
+    this.formatName = name.toLowerCase() === 'kafka' ? 'kafka' : fileFormat(name);
     return this;
   }
 
@@ -27,7 +30,10 @@ export abstract class FileReaderBuilder {
     return this;
   }
 
-  /** An option, as Spark names it (header, delimiter, mode, inferSchema, maxFilesPerTrigger, ...). */
+  /**
+   * An option, as Spark names it (header, delimiter, mode, inferSchema, maxFilesPerTrigger, ...; for
+   * Kafka kafka.bootstrap.servers, subscribe, startingOffsets, ...).
+   */
   option(key: string, value: OptionValue): this {
     this.options.set(key.toLowerCase(), value);
     return this;
@@ -39,8 +45,33 @@ export abstract class FileReaderBuilder {
     return this;
   }
 
-  /** Reads the files at `location` in the chosen format. */
-  abstract load(location: string): DataFrame;
+  /** Reads the files at `location` in the chosen format; for Kafka, the topics the options name. */
+  abstract load(location?: string): DataFrame;
+
+  /** The path a file format needs. */
+  protected fileLocation(location: string | undefined): string {
+    if (location === undefined) {
+      throw new InvalidOptionError(
+        `load() needs a path to read ${this.formatName} files from: load('path/to/files').`,
+      );
+    }
+    return location;
+  }
+
+  /** The Kafka options, checked for `mode`; Kafka has no path and a fixed schema. */
+  protected kafkaSourceOptions(location: string | undefined, mode: KafkaReadMode): KafkaSourceOptions {
+    if (location !== undefined) {
+      throw new InvalidOptionError(
+        `The Kafka source reads topics, not a path ('${location}'): call load() without one and name the topics with option('subscribe', ...).`,
+      );
+    }
+    if (this.userSchema) {
+      throw new InvalidOptionError(
+        "The Kafka source has a fixed schema (key, value, topic, partition, offset, timestamp, timestampType, headers); drop .schema(...) and parse `value` instead, e.g. with from_json(col('value').cast('string'), schema).",
+      );
+    }
+    return kafkaOptions(this.options, mode);
+  }
 
   /** JSON lines files. */
   json(location: string): DataFrame {

@@ -561,7 +561,11 @@ function floorDiv(a: bigint, b: bigint): bigint {
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-function writeCodec(compression: ParquetCompression): ParquetCompression {
+/**
+ * Checks that this process can write Parquet with `compression` (ZSTD needs Node.js 22.15), so that
+ * writers can validate their options when configured; throws InvalidOptionError otherwise.
+ */
+export function writeCodec(compression: ParquetCompression): ParquetCompression {
   if (!CODECS.includes(compression)) {
     throw new InvalidOptionError(
       `Invalid Parquet option compression '${String(compression)}': use one of ${CODECS.join(', ')}.`,
