@@ -3,6 +3,7 @@
  * offsets. A micro-batch reads exactly the range its intent names, (start, end], and reading the same
  * range again must return the same rows: that is what makes a re-run batch compute the same result.
  */
+import type { ObjectStore } from '../checkpoint/object-store.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 
@@ -13,6 +14,12 @@ export type Offset = unknown;
 export interface SourceContext {
   /** A directory in the query's checkpoint the source may keep its own metadata in, when the checkpoint is local. */
   readonly metadataPath?: string;
+  /**
+   * An object store private to the source inside the query's checkpoint (a local directory or S3,
+   * whichever holds the checkpoint), for what the source must remember across restarts, such as the
+   * offsets it started from.
+   */
+  readonly metadataStore?: ObjectStore;
 }
 
 /** A streaming source. */
@@ -34,6 +41,12 @@ export interface Source {
    * backfill (`availableNow`) show how far it has come. Optional.
    */
   backlog?(end: Offset | undefined): Promise<number>;
+  /**
+   * Figures about the batch that just ran over (start, end], reported in its progress (e.g. the Kafka
+   * source's `lostOffsets`). Called after that batch; `getBatch` was not called when the range is
+   * empty. Optional.
+   */
+  metrics?(start: Offset | undefined, end: Offset): Readonly<Record<string, number>>;
   /** Called after the batch ending at `end` committed; the source may forget data up to it. */
   commit?(end: Offset): Promise<void>;
   /** Releases connections and files. */

@@ -28,6 +28,7 @@ import {
   type CommitRecord,
   type OffsetIntent,
 } from '../checkpoint/checkpoint-store.js';
+import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
@@ -111,7 +112,9 @@ export class MicroBatchExecution {
     const nodes = allNodes(options.plan);
     this.streamingRelations = nodes.filter((n): n is StreamingRelation => n.kind === 'streamingRelation');
     this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
-    this.sources = this.streamingRelations.map((r, i) => r.source({ metadataPath: options.sourceMetadataPath?.(i) }));
+    this.sources = this.streamingRelations.map((r, i) =>
+      r.source({ metadataPath: options.sourceMetadataPath?.(i), metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`) }),
+    );
     this.repository = new StateRepository(options.stateObjects, options.numStatePartitions, options.snapshotInterval);
     this.clock = options.clock ?? Date.now;
   }
@@ -343,6 +346,7 @@ export class MicroBatchExecution {
         startOffset: intent.start[i],
         endOffset: intent.end[i],
         numInputRows: result.sourceRows[i],
+        ...(s.metrics ? { metrics: s.metrics(intent.start[i] ?? undefined, intent.end[i]) } : {}),
       })),
       sink: { description: this.options.sink.description, numOutputRows: result.output.length },
     };

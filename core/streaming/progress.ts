@@ -22,6 +22,8 @@ export interface SourceProgress {
   readonly startOffset: unknown;
   readonly endOffset: unknown;
   readonly numInputRows: number;
+  /** The source's own figures about this batch, when it reports any (Source.metrics). */
+  readonly metrics?: Readonly<Record<string, number>>;
 }
 
 /** Progress of one stateful operator in one batch. */

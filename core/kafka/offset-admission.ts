@@ -1,0 +1,55 @@
+/**
+ * Admission control of a Kafka stream (`maxOffsetsPerTrigger`): when the partitions hold more new
+ * offsets than one batch may read, the limit is split across them in proportion to each one's lag,
+ * so a partition far behind catches up as fast as the others. A partition with a small lag is not
+ * starved: each one with pending offsets gets at least one per batch (when the limit allows one
+ * each), as in Spark, but without Spark's overshoot of the limit.
+ *
+ * The split is exact (largest remainders, integer arithmetic): a batch admits exactly the limit, and
+ * the same lags always give the same ends, whichever attempt plans the batch.
+ */
+
+/** One partition's pending offsets: from `start` (where the last batch ended) to `latest`. */
+export interface PendingOffsets {
+  readonly start: number;
+  readonly latest: number;
+}
+
+/**
+ * The end offset of each partition for the next batch: `latest`, or less when more than `limit`
+ * offsets are pending in all. Partitions with nothing pending end where they start.
+ */
+export function admitOffsets(pending: readonly PendingOffsets[], limit?: number): number[] {
+  const lags = pending.map((p) => Math.max(0, p.latest - p.start));
+  const total = lags.reduce((a, b) => a + b, 0);
+  if (limit === undefined || total <= limit) return pending.map((p, i) => p.start + lags[i]);
+  const lagging = lags.filter((lag) => lag > 0).length;
+  const floor = lags.map((lag): number => (lag > 0 && limit >= lagging ? 1 : 0));
+  const split = proportionalSplit(
+    lags.map((lag, i) => lag - floor[i]),
+    limit - floor.reduce((a, b) => a + b, 0),
+  );
+  return pending.map((p, i) => p.start + floor[i] + split[i]);
+}
+
+/** `amount` (less than the sum of `weights`) split in proportion to the weights, exactly. */
+function proportionalSplit(weights: readonly number[], amount: number): number[] {
+  const total = BigInt(weights.reduce((a, b) => a + b, 0));
+  // share_i = amount * weight_i / total, in BigInt: the products exceed 2^53 for large lags
+  const shares = weights.map((w) => {
+    const scaled = BigInt(amount) * BigInt(w);
+    return { whole: Number(scaled / total), remainder: scaled % total };
+  });
+  let left = amount - shares.reduce((a, s) => a + s.whole, 0);
+  // The units the whole parts leave go to the largest remainders; ties to the earlier partition.
+  const order = shares
+    .map((s, i) => ({ remainder: s.remainder, i }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1));
+  const result = shares.map((s) => s.whole);
+  for (const { i } of order) {
+    if (left === 0) break;
+    result[i]++;
+    left--;
+  }
+  return result;
+}
