@@ -39,17 +39,28 @@ export function awsCheckpointBackend(config: AwsCheckpointConfig): CheckpointBac
       `Invalid queryId '${config.queryId}': use 1 to 128 letters, digits, '.', '-' or '_'; it names the query's checkpoint items and state prefix.`,
     );
   }
-  const retry = { region: config.region, maxAttempts: config.maxAttempts ?? 5, retryMode: 'adaptive' as const };
+  const retry = {
+    region: config.region,
+    maxAttempts: config.maxAttempts ?? 5,
+    retryMode: 'adaptive' as const,
+  };
   const s3 = config.clients?.s3 ?? new S3Client(retry);
   const dynamodb = config.clients?.dynamodb ?? new DynamoDBClient(retry);
   const prefix = `${config.prefix ?? 'sluice'}/${config.queryId}`;
   const stateObjects = new S3ObjectStore({ client: s3, bucket: config.bucket, prefix });
-  const checkpoint = new DynamoDbCheckpointStore({ client: dynamodb, tableName: config.tableName, queryId: config.queryId, largeRecords: stateObjects });
+  const checkpoint = new DynamoDbCheckpointStore({
+    client: dynamodb,
+    tableName: config.tableName,
+    queryId: config.queryId,
+    largeRecords: stateObjects,
+  });
   return { checkpoint, stateObjects };
 }
 
 function requireSetting(name: string, value: string | undefined): void {
   if (!value || value.trim() === '') {
-    throw new InvalidOptionError(`The AWS checkpoint needs '${name}'; set it to the name of an existing ${name === 'bucket' ? 'S3 bucket' : 'DynamoDB table'}.`);
+    throw new InvalidOptionError(
+      `The AWS checkpoint needs '${name}'; set it to the name of an existing ${name === 'bucket' ? 'S3 bucket' : 'DynamoDB table'}.`,
+    );
   }
 }

@@ -77,7 +77,9 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   private readonly clock: () => number;
 
   constructor(private readonly options: DynamoDbCheckpointOptions) {
-    this.db = DynamoDBDocumentClient.from(options.client, { marshallOptions: { removeUndefinedValues: true } });
+    this.db = DynamoDBDocumentClient.from(options.client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
     this.pk = `query#${options.queryId}`;
     this.location = `dynamodb://${options.tableName}/${this.pk}`;
     this.clock = options.clock ?? Date.now;
@@ -97,7 +99,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
         return await this.tryAcquireLease(owner, durationMs);
       } catch (e) {
         // A commit transaction on the head is in flight: try again shortly.
-        if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS) throw this.failure('take the lease', e);
+        if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
+          throw this.failure('take the lease', e);
         await sleep(20 * 2 ** attempt * Math.random());
       }
     }
@@ -112,7 +115,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
           Key: this.key('head'),
           UpdateExpression:
             'SET leaseOwner = :owner, leaseExpiresAt = :expires, epoch = if_not_exists(epoch, :zero) + :one, formatVersion = :version',
-          ConditionExpression: 'attribute_not_exists(leaseOwner) OR leaseExpiresAt < :now OR leaseOwner = :owner',
+          ConditionExpression:
+            'attribute_not_exists(leaseOwner) OR leaseExpiresAt < :now OR leaseOwner = :owner',
           ExpressionAttributeValues: {
             ':owner': owner,
             ':expires': now + durationMs,
@@ -126,11 +130,19 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       );
       const head = result.Attributes as StoredItem;
       const lease = { owner, epoch: head.epoch!, expiresAtMs: head.leaseExpiresAt! };
-      return { kind: 'acquired', lease, head: head.record ? this.parse<CommitRecord>(head.record, 'head') : undefined };
+      return {
+        kind: 'acquired',
+        lease,
+        head: head.record ? this.parse<CommitRecord>(head.record, 'head') : undefined,
+      };
     } catch (e) {
       if (classifyAwsError(e) !== 'condition-failed') throw e;
       const head = await this.getItem('head');
-      return { kind: 'held', owner: head?.leaseOwner ?? 'unknown', expiresAtMs: head?.leaseExpiresAt ?? 0 };
+      return {
+        kind: 'held',
+        owner: head?.leaseOwner ?? 'unknown',
+        expiresAtMs: head?.leaseExpiresAt ?? 0,
+      };
     }
   }
 
@@ -185,7 +197,10 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
         if (items[0] === 'condition-failed') return 'conflict';
         if (items[1] === 'condition-failed') return 'lease-lost';
         // Another transaction touched the same items at the same time: whoever won decides.
-        if (items.includes('transaction-conflict') || classifyAwsError(e) === 'transaction-conflict') {
+        if (
+          items.includes('transaction-conflict') ||
+          classifyAwsError(e) === 'transaction-conflict'
+        ) {
           if (await this.getItem(commitKey(commit.batchId))) return 'conflict';
           if (attempt < MAX_COMMIT_ATTEMPTS) {
             await sleep(20 * 2 ** attempt * Math.random());
@@ -210,7 +225,9 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
               ...this.key(commitKey(commit.batchId)),
               batchId: commit.batchId,
               record,
-              expiresAt: Math.floor(this.clock() / 1000) + (this.options.commitLogTtlSeconds ?? DEFAULT_COMMIT_TTL_SECONDS),
+              expiresAt:
+                Math.floor(this.clock() / 1000) +
+                (this.options.commitLogTtlSeconds ?? DEFAULT_COMMIT_TTL_SECONDS),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
@@ -260,16 +277,26 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     if (item.recordKey && this.options.largeRecords) {
       const bytes = await this.options.largeRecords.get(item.recordKey);
       if (!bytes) {
-        throw new CheckpointError(`${this.location} ${sk} references ${item.recordKey}, which is missing from ${this.options.largeRecords.location}.`);
+        throw new CheckpointError(
+          `${this.location} ${sk} references ${item.recordKey}, which is missing from ${this.options.largeRecords.location}.`,
+        );
       }
       return this.parse<T>(Buffer.from(bytes).toString('utf8'), sk);
     }
-    throw new CheckpointError(`${this.location} item ${sk} has no record; the checkpoint is damaged.`);
+    throw new CheckpointError(
+      `${this.location} item ${sk} has no record; the checkpoint is damaged.`,
+    );
   }
 
   private async getItem(sk: string): Promise<StoredItem | undefined> {
     try {
-      const result = await this.db.send(new GetCommand({ TableName: this.options.tableName, Key: this.key(sk), ConsistentRead: true }));
+      const result = await this.db.send(
+        new GetCommand({
+          TableName: this.options.tableName,
+          Key: this.key(sk),
+          ConsistentRead: true,
+        }),
+      );
       return result.Item as StoredItem | undefined;
     } catch (e) {
       throw this.failure(`read ${sk}`, e);
@@ -281,7 +308,9 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     try {
       record = JSON.parse(text);
     } catch (e) {
-      throw new CheckpointError(`${this.location} item ${sk} is corrupt (not valid JSON).`, { cause: e });
+      throw new CheckpointError(`${this.location} item ${sk} is corrupt (not valid JSON).`, {
+        cause: e,
+      });
     }
     if (record.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
       throw new CheckpointError(

@@ -29,7 +29,11 @@ export interface PhysicalPlan {
  * Plans `plan`; `streaming` selects stateful operators that keep state across micro-batches; `clock`
  * is the batch processing time `current_timestamp()` reads.
  */
-export function planPhysical(plan: LogicalPlan, streaming: boolean, clock: BatchClock): PhysicalPlan {
+export function planPhysical(
+  plan: LogicalPlan,
+  streaming: boolean,
+  clock: BatchClock,
+): PhysicalPlan {
   const watermarks: WatermarkExec[] = [];
   const statefulOperators: StatefulAggregateExec[] = [];
   const build = (node: LogicalPlan): PhysicalOperator => {
@@ -49,7 +53,12 @@ export function planPhysical(plan: LogicalPlan, streaming: boolean, clock: Batch
         return op;
       }
       case 'watermark': {
-        const op = new WatermarkExec(watermarks.length, node.delayMicros, node.columnIndex, build(node.input));
+        const op = new WatermarkExec(
+          watermarks.length,
+          node.delayMicros,
+          node.columnIndex,
+          build(node.input),
+        );
         watermarks.push(op);
         return op;
       }

@@ -35,7 +35,9 @@ export class ProjectExec implements PhysicalOperator {
     const scope = { ...planScope(node.input), clock };
     this.structColumn = expandedStruct(node);
     const explode = generatorOf(node);
-    this.evals = node.exprs.map((e, i) => (i === node.generatorIndex ? () => null : bindExpression(e, scope).eval));
+    this.evals = node.exprs.map((e, i) =>
+      i === node.generatorIndex ? () => null : bindExpression(e, scope).eval,
+    );
     if (explode && node.generatorIndex !== undefined) {
       const bound = bindExpression(explode.child, scope);
       this.generator = {
@@ -86,7 +88,8 @@ export class ProjectExec implements PhysicalOperator {
       count(ctx, e.reason);
       return;
     }
-    for (const element of elements) consume([...base.slice(0, g.index), ...element, ...base.slice(g.index + 1)]);
+    for (const element of elements)
+      consume([...base.slice(0, g.index), ...element, ...base.slice(g.index + 1)]);
   }
 
   private elements(collection: unknown, isMap: boolean, outer: boolean): unknown[][] {
@@ -105,15 +108,23 @@ export class ProjectExec implements PhysicalOperator {
  */
 function expandedStruct(node: Project): number | undefined {
   const first = node.exprs[0];
-  if (node.generatorIndex !== undefined || first?.kind !== 'alias' || first.child.kind !== 'column') return undefined;
+  if (node.generatorIndex !== undefined || first?.kind !== 'alias' || first.child.kind !== 'column')
+    return undefined;
   const column = first.child.path[0];
   const index = node.input.schema.fields.findIndex((f) => f.name === column);
   const type = node.input.schema.fields[index]?.dataType;
   if (type?.kind !== 'struct' || type.fields.length !== node.exprs.length) return undefined;
   const matches = node.exprs.every((e, i) => {
     const name = type.fields[i].name;
-    return e.kind === 'alias' && e.name === name && e.child.kind === 'column' && e.child.planId === undefined &&
-      e.child.path.length === 2 && e.child.path[0] === column && e.child.path[1] === name;
+    return (
+      e.kind === 'alias' &&
+      e.name === name &&
+      e.child.kind === 'column' &&
+      e.child.planId === undefined &&
+      e.child.path.length === 2 &&
+      e.child.path[0] === column &&
+      e.child.path[1] === name
+    );
   });
   const unique = node.input.schema.fields.filter((f) => f.name === column).length === 1;
   return matches && unique ? index : undefined;

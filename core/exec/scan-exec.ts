@@ -15,7 +15,9 @@ export class ScanExec implements PhysicalOperator {
   produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const rows = ctx.inputs.get(this.planId);
     if (!rows) {
-      throw new ExecutionError(`Internal error: no rows were loaded for ${this.description} (plan node ${this.planId}).`);
+      throw new ExecutionError(
+        `Internal error: no rows were loaded for ${this.description} (plan node ${this.planId}).`,
+      );
     }
     for (let i = 0; i < rows.length; i++) consume(rows[i]);
   }

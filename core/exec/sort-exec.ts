@@ -22,7 +22,12 @@ export class SortExec implements PhysicalOperator {
     const scope = { ...planScope(node.input), clock };
     const keys = node.orders.map((o) => {
       const bound = bindExpression(o.expr, scope);
-      return { eval: bound.eval, compare: comparatorFor(bound.dataType), sign: o.ascending ? 1 : -1, nullsFirst: o.nullsFirst };
+      return {
+        eval: bound.eval,
+        compare: comparatorFor(bound.dataType),
+        sign: o.ascending ? 1 : -1,
+        nullsFirst: o.nullsFirst,
+      };
     });
     this.compare = (a, b) => {
       for (const k of keys) {

@@ -35,7 +35,8 @@ function encodeValue(v: unknown): string {
 /** Nested values (window structs, arrays, maps, binary) are rare as keys; a JSON form is good enough. */
 function structuredKey(v: unknown): string {
   if (v instanceof Uint8Array) return `b${Array.from(v).join(',')}`;
-  if (v instanceof Map) return `m${JSON.stringify([...v].map(([k, x]) => [encodeValue(k), encodeValue(x)]))}`;
+  if (v instanceof Map)
+    return `m${JSON.stringify([...v].map(([k, x]) => [encodeValue(k), encodeValue(x)]))}`;
   if (Array.isArray(v)) {
     let out = '[';
     for (let i = 0; i < v.length; i++) out += (i > 0 ? SEPARATOR : '') + encodeValue(v[i]);

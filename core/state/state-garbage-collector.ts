@@ -26,10 +26,17 @@ export async function collectStateGarbage(
 ): Promise<GarbageCollection> {
   const head = await checkpoint.latestCommit();
   if (!head) return { deleted: 0, kept: 0 };
-  const referenced = await referencedFiles(checkpoint, repository, head.batchId, minBatchesToRetain);
+  const referenced = await referencedFiles(
+    checkpoint,
+    repository,
+    head.batchId,
+    minBatchesToRetain,
+  );
   if (!referenced) return { deleted: 0, kept: 0 };
   const keys = await stateObjects.list('state/');
-  const garbage = keys.filter((k) => !referenced.has(k) && (batchOf(k) ?? Infinity) <= head.batchId);
+  const garbage = keys.filter(
+    (k) => !referenced.has(k) && (batchOf(k) ?? Infinity) <= head.batchId,
+  );
   for (const key of garbage) await stateObjects.delete(key);
   return { deleted: garbage.length, kept: keys.length - garbage.length };
 }

@@ -33,7 +33,12 @@ import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
 import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
-import { allNodes, type LogicalPlan, type Relation, type StreamingRelation } from '../plan/logical-plan.js';
+import {
+  allNodes,
+  type LogicalPlan,
+  type Relation,
+  type StreamingRelation,
+} from '../plan/logical-plan.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
@@ -110,18 +115,30 @@ export class MicroBatchExecution {
     this.queryId = queryId;
     this.physical = planPhysical(options.plan, true, this.clockHolder);
     const nodes = allNodes(options.plan);
-    this.streamingRelations = nodes.filter((n): n is StreamingRelation => n.kind === 'streamingRelation');
+    this.streamingRelations = nodes.filter(
+      (n): n is StreamingRelation => n.kind === 'streamingRelation',
+    );
     this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
     this.sources = this.streamingRelations.map((r, i) =>
-      r.source({ metadataPath: options.sourceMetadataPath?.(i), metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`) }),
+      r.source({
+        metadataPath: options.sourceMetadataPath?.(i),
+        metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`),
+      }),
     );
-    this.repository = new StateRepository(options.stateObjects, options.numStatePartitions, options.snapshotInterval);
+    this.repository = new StateRepository(
+      options.stateObjects,
+      options.numStatePartitions,
+      options.snapshotInterval,
+    );
     this.clock = options.clock ?? Date.now;
   }
 
   /** Opens the checkpoint (creating it on first start), checks that it belongs to this query, and opens the sink. */
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
-    const fingerprint = planFingerprint(planPhysical(options.plan, true, { batchTimestampMicros: 0 }), options.numStatePartitions);
+    const fingerprint = planFingerprint(
+      planPhysical(options.plan, true, { batchTimestampMicros: 0 }),
+      options.numStatePartitions,
+    );
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
       await options.checkpoint.createMetadata({
@@ -139,8 +156,15 @@ export class MicroBatchExecution {
           'Start the changed query on a new checkpointLocation.',
       );
     }
-    await options.sink.open?.({ queryId: metadata.queryId, outputMode: options.outputMode, schema: options.plan.schema });
-    return new MicroBatchExecution({ ...options, numStatePartitions: metadata.numStatePartitions }, metadata.queryId);
+    await options.sink.open?.({
+      queryId: metadata.queryId,
+      outputMode: options.outputMode,
+      schema: options.plan.schema,
+    });
+    return new MicroBatchExecution(
+      { ...options, numStatePartitions: metadata.numStatePartitions },
+      metadata.queryId,
+    );
   }
 
   /**
@@ -149,7 +173,16 @@ export class MicroBatchExecution {
    * the batch from the same intent.
    */
   async runNextBatch(deadlineMs = Infinity): Promise<BatchOutcome> {
-    const durations: DurationBreakdown = { lease: 0, plan: 0, load: 0, run: 0, persist: 0, sink: 0, commit: 0, triggerExecution: 0 };
+    const durations: DurationBreakdown = {
+      lease: 0,
+      plan: 0,
+      load: 0,
+      run: 0,
+      persist: 0,
+      sink: 0,
+      commit: 0,
+      triggerExecution: 0,
+    };
     const started = this.clock();
     let batchId = -1;
     const step = async <T>(name: BatchStep, work: () => Promise<T>): Promise<T> => {
@@ -161,7 +194,10 @@ export class MicroBatchExecution {
     };
     try {
       const leased = await step('lease', async () => {
-        const result = await this.options.checkpoint.acquireLease(this.runId, this.options.leaseDurationMs ?? DEFAULT_LEASE_MS);
+        const result = await this.options.checkpoint.acquireLease(
+          this.runId,
+          this.options.leaseDurationMs ?? DEFAULT_LEASE_MS,
+        );
         if (result.kind === 'acquired') {
           this.lease = result.lease;
           batchId = result.head ? result.head.batchId + 1 : 0;
@@ -175,7 +211,14 @@ export class MicroBatchExecution {
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', () => this.executeBatch(intent, state));
       const persisted = await step('persist', () => this.persistState(batchId, state));
-      await step('sink', () => this.options.sink.addBatch(batchId, result.output, this.options.plan.schema, this.options.outputMode));
+      await step('sink', () =>
+        this.options.sink.addBatch(
+          batchId,
+          result.output,
+          this.options.plan.schema,
+          this.options.outputMode,
+        ),
+      );
       if (this.clock() > deadlineMs) {
         this.cache = undefined;
         return { kind: 'abandoned', batchId, reason: 'the time budget ran out before the commit' };
@@ -186,10 +229,23 @@ export class MicroBatchExecution {
         this.cache = undefined;
         return { kind: committed, batchId };
       }
-      this.cache = state ? { manifestKey: persisted.manifestKey, manifest: persisted.manifest!, stores: state.stores } : undefined;
+      this.cache = state
+        ? {
+            manifestKey: persisted.manifestKey,
+            manifest: persisted.manifest!,
+            stores: state.stores,
+          }
+        : undefined;
       this.lastCommittedIntent = intent;
       durations.triggerExecution = this.clock() - started;
-      const progress = this.progress(intent, result, durations, started, state ? (warm ? 'warm' : 'cold') : 'none', persisted.bytes);
+      const progress = this.progress(
+        intent,
+        result,
+        durations,
+        started,
+        state ? (warm ? 'warm' : 'cold') : 'none',
+        persisted.bytes,
+      );
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
@@ -198,16 +254,25 @@ export class MicroBatchExecution {
   }
 
   /** True when the last committed batch advanced the watermark, so a batch without new data could still close windows. */
-  private needsNoDataBatch(head: CommitRecord | undefined, previous: OffsetIntent | undefined): boolean {
-    if (this.physical.statefulOperators.length === 0 || !head || head.nextWatermarkMicros === null) return false;
+  private needsNoDataBatch(
+    head: CommitRecord | undefined,
+    previous: OffsetIntent | undefined,
+  ): boolean {
+    if (this.physical.statefulOperators.length === 0 || !head || head.nextWatermarkMicros === null)
+      return false;
     return head.nextWatermarkMicros !== (previous?.watermarkMicros ?? null);
   }
 
   /** Step 2: the intent of batch N, reused if it exists, else planned from the sources and written. */
-  private async planBatch(batchId: number, head: CommitRecord | undefined): Promise<OffsetIntent | undefined> {
+  private async planBatch(
+    batchId: number,
+    head: CommitRecord | undefined,
+  ): Promise<OffsetIntent | undefined> {
     const previous = await this.committedIntent(head);
     const start = this.sources.map((_, i) => previous?.end[i] ?? null);
-    const end = await Promise.all(this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined)));
+    const end = await Promise.all(
+      this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined)),
+    );
     const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
     // Offsets only grow, so an earlier attempt that wrote an intent for this batch made the same call.
     if (!hasData && !this.needsNoDataBatch(head, previous)) return undefined;
@@ -238,11 +303,14 @@ export class MicroBatchExecution {
   }
 
   /** Step 3: state at the head's version, from memory when the cache holds exactly that version. */
-  private async loadState(head: CommitRecord | undefined): Promise<{ state: CachedState | undefined; warm: boolean }> {
+  private async loadState(
+    head: CommitRecord | undefined,
+  ): Promise<{ state: CachedState | undefined; warm: boolean }> {
     const operatorCount = this.physical.statefulOperators.length;
     if (operatorCount === 0) return { state: undefined, warm: false };
     const manifestKey = head?.stateManifest ?? null;
-    if (this.cache && this.cache.manifestKey === manifestKey) return { state: this.cache, warm: true };
+    if (this.cache && this.cache.manifestKey === manifestKey)
+      return { state: this.cache, warm: true };
     const loaded = await this.repository.load(manifestKey, operatorCount);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
@@ -252,7 +320,9 @@ export class MicroBatchExecution {
     const inputs = new Map<number, Row[]>();
     const sourceRows = await Promise.all(
       this.sources.map((s, i) =>
-        sameOffset(intent.start[i], intent.end[i]) ? Promise.resolve([]) : s.getBatch(intent.start[i] ?? undefined, intent.end[i]),
+        sameOffset(intent.start[i], intent.end[i])
+          ? Promise.resolve([])
+          : s.getBatch(intent.start[i] ?? undefined, intent.end[i]),
       ),
     );
     this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceRows[i]));
@@ -278,8 +348,17 @@ export class MicroBatchExecution {
   /** Step 5: writes this version's changed partitions. */
   private async persistState(batchId: number, state: CachedState | undefined) {
     if (!state) return { manifestKey: null, manifest: undefined, bytes: 0 };
-    const result = await this.repository.persist(batchId, randomUUID().slice(0, 8), state.manifest, state.stores);
-    return { manifestKey: result.manifestKey, manifest: result.manifest, bytes: result.bytesWritten };
+    const result = await this.repository.persist(
+      batchId,
+      randomUUID().slice(0, 8),
+      state.manifest,
+      state.stores,
+    );
+    return {
+      manifestKey: result.manifestKey,
+      manifest: result.manifest,
+      bytes: result.bytesWritten,
+    };
   }
 
   /** The commit record: state version, event-time maxima so far, and the watermark for batch N+1. */
@@ -297,20 +376,37 @@ export class MicroBatchExecution {
     const current = intent.watermarkMicros;
     // The global watermark is the minimum over the watermarked inputs that have seen data, and never moves back.
     const proposed = candidates.length > 0 ? Math.min(...candidates) : null;
-    const nextWatermarkMicros = proposed === null ? current : Math.max(proposed, current ?? -Infinity);
-    return { formatVersion: CHECKPOINT_FORMAT_VERSION, batchId: intent.batchId, stateManifest, eventTimeMax, nextWatermarkMicros };
+    const nextWatermarkMicros =
+      proposed === null ? current : Math.max(proposed, current ?? -Infinity);
+    return {
+      formatVersion: CHECKPOINT_FORMAT_VERSION,
+      batchId: intent.batchId,
+      stateManifest,
+      eventTimeMax,
+      nextWatermarkMicros,
+    };
   }
 
   /** Step 7: the commit, then (only if it landed) the sources may forget what the batch read. */
-  private async commitBatch(commit: CommitRecord, intent: OffsetIntent, lease: Lease): Promise<CommitResult> {
+  private async commitBatch(
+    commit: CommitRecord,
+    intent: OffsetIntent,
+    lease: Lease,
+  ): Promise<CommitResult> {
     const result = await this.options.checkpoint.commit(commit, lease);
-    if (result === 'committed') await Promise.all(this.sources.map((s, i) => s.commit?.(intent.end[i])));
+    if (result === 'committed')
+      await Promise.all(this.sources.map((s, i) => s.commit?.(intent.end[i])));
     return result;
   }
 
   private progress(
     intent: OffsetIntent,
-    result: { counters: BatchCounters; eventTimeMax: Map<number, number>; sourceRows: number[]; output: Row[] },
+    result: {
+      counters: BatchCounters;
+      eventTimeMax: Map<number, number>;
+      sourceRows: number[];
+      output: Row[];
+    },
     durations: DurationBreakdown,
     started: number,
     stateLoad: 'warm' | 'cold' | 'none',
@@ -330,7 +426,10 @@ export class MicroBatchExecution {
       inputRowsPerSecond: numInputRows / seconds,
       processedRowsPerSecond: numInputRows / seconds,
       durationMs: durations,
-      eventTime: { watermark: eventTimeText(intent.watermarkMicros), max: eventTimeText(maxes.length ? Math.max(...maxes) : null) },
+      eventTime: {
+        watermark: eventTimeText(intent.watermarkMicros),
+        max: eventTimeText(maxes.length ? Math.max(...maxes) : null),
+      },
       stateOperators: this.physical.statefulOperators.map((op) => ({
         operatorId: op.operatorId,
         numRowsTotal: c.stateRowsTotal ?? 0,
@@ -356,14 +455,21 @@ export class MicroBatchExecution {
   async backlog(): Promise<number | undefined> {
     const head = await this.options.checkpoint.latestCommit();
     const intent = head ? await this.options.checkpoint.getIntent(head.batchId) : undefined;
-    const counts = await Promise.all(this.sources.map((s, i) => s.backlog?.(intent?.end[i] ?? undefined)));
+    const counts = await Promise.all(
+      this.sources.map((s, i) => s.backlog?.(intent?.end[i] ?? undefined)),
+    );
     const known = counts.filter((c): c is number => c !== undefined);
     return known.length === 0 ? undefined : known.reduce((a, b) => a + b, 0);
   }
 
   /** Maintenance: deletes state files that no retained version references (see state-garbage-collector.ts). */
   maintain(): Promise<GarbageCollection> {
-    return collectStateGarbage(this.options.checkpoint, this.options.stateObjects, this.repository, this.options.minBatchesToRetain);
+    return collectStateGarbage(
+      this.options.checkpoint,
+      this.options.stateObjects,
+      this.repository,
+      this.options.minBatchesToRetain,
+    );
   }
 
   /** Gives up the lease this run holds, if any (an invocation does so when it ends). */
@@ -378,4 +484,3 @@ export class MicroBatchExecution {
     await Promise.all(this.sources.map((s) => s.stop?.()));
   }
 }
-

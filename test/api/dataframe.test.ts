@@ -80,7 +80,9 @@ describe('select', () => {
     ]);
     expect(await nested.select('s.y').collect()).toEqual([{ y: 'p' }, { y: null }]);
     // 's.*' alone is the struct itself as the row: the fast path must give the same answer
-    expect(await nested.select('s.*').filter(col('x').isNull()).collect()).toEqual([{ x: null, y: null }]);
+    expect(await nested.select('s.*').filter(col('x').isNull()).collect()).toEqual([
+      { x: null, y: null },
+    ]);
     expect(await nested.select('s.*').collect()).toEqual([
       { x: 1, y: 'p' },
       { x: null, y: null },

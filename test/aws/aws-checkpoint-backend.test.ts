@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { awsCheckpointBackend } from '../../core/aws/aws-checkpoint-backend.js';
 import { MemorySink, MicroBatchExecution, SluiceSession } from '../../core/index.js';
-import { createBucket, createCheckpointTable, dynamoClient, s3Client } from '../support/aws-clients.js';
+import {
+  createBucket,
+  createCheckpointTable,
+  dynamoClient,
+  s3Client,
+} from '../support/aws-clients.js';
 import { uniqueName } from '../support/unique-name.js';
 
 describe('the AWS checkpoint backend from configuration', () => {
   it('runs a query whose checkpoint is in DynamoDB and whose state is in S3, and resumes from it warm and cold', async () => {
-    const [tableName, bucket] = await Promise.all([createCheckpointTable(uniqueName('t')), createBucket(uniqueName('b'))]);
-    const config = { tableName, bucket, queryId: 'orders-by-category', clients: { dynamodb: dynamoClient(), s3: s3Client() } };
+    const [tableName, bucket] = await Promise.all([
+      createCheckpointTable(uniqueName('t')),
+      createBucket(uniqueName('b')),
+    ]);
+    const config = {
+      tableName,
+      bucket,
+      queryId: 'orders-by-category',
+      clients: { dynamodb: dynamoClient(), s3: s3Client() },
+    };
     const session = new SluiceSession();
     const input = session.memoryStream('category STRING');
     const counts = session.readStream.memory(input).groupBy('category').count();
     const sink = new MemorySink(counts.schema);
-    const start = () => counts.writeStream.outputMode('complete').sink(sink).checkpoint(awsCheckpointBackend(config)).start();
+    const start = () =>
+      counts.writeStream
+        .outputMode('complete')
+        .sink(sink)
+        .checkpoint(awsCheckpointBackend(config))
+        .start();
 
     const first = await start();
     input.addData([{ category: 'a' }, { category: 'b' }]);
@@ -28,7 +46,9 @@ describe('the AWS checkpoint backend from configuration', () => {
     expect(first.recentProgress.map((p) => p.stateLoad)).toEqual(['cold', 'warm']);
     expect(second.recentProgress.map((p) => p.stateLoad)).toEqual(['cold']);
     expect(second.id).toBe(first.id);
-    expect(sink.rows().sort((x, y) => String(x.category).localeCompare(String(y.category)))).toEqual([
+    expect(
+      sink.rows().sort((x, y) => String(x.category).localeCompare(String(y.category))),
+    ).toEqual([
       { category: 'a', count: 2 },
       { category: 'b', count: 2 },
     ]);
@@ -37,8 +57,16 @@ describe('the AWS checkpoint backend from configuration', () => {
   });
 
   it('garbage-collects state objects in S3 beyond minBatchesToRetain, keeping the latest version loadable', async () => {
-    const [tableName, bucket] = await Promise.all([createCheckpointTable(uniqueName('t')), createBucket(uniqueName('b'))]);
-    const config = { tableName, bucket, queryId: 'gc', clients: { dynamodb: dynamoClient(), s3: s3Client() } };
+    const [tableName, bucket] = await Promise.all([
+      createCheckpointTable(uniqueName('t')),
+      createBucket(uniqueName('b')),
+    ]);
+    const config = {
+      tableName,
+      bucket,
+      queryId: 'gc',
+      clients: { dynamodb: dynamoClient(), s3: s3Client() },
+    };
     const session = new SluiceSession();
     const input = session.memoryStream('category STRING');
     const counts = session.readStream.memory(input).groupBy('category').count();
@@ -63,7 +91,14 @@ describe('the AWS checkpoint backend from configuration', () => {
     expect(collected.deleted).toBe(before.length - after.length);
     expect(after.filter((k) => k.startsWith('state/manifests/'))).toHaveLength(1);
     await execution.releaseLease();
-    const fresh = await MicroBatchExecution.start({ ...awsCheckpointBackend(config), plan: counts.plan, outputMode: 'complete', sink, numStatePartitions: 2, snapshotInterval: 2 });
+    const fresh = await MicroBatchExecution.start({
+      ...awsCheckpointBackend(config),
+      plan: counts.plan,
+      outputMode: 'complete',
+      sink,
+      numStatePartitions: 2,
+      snapshotInterval: 2,
+    });
     input.addData([{ category: 'b' }]);
     const outcome = await fresh.runNextBatch();
     expect(outcome.kind === 'committed' && outcome.progress.stateLoad).toBe('cold');
@@ -71,8 +106,14 @@ describe('the AWS checkpoint backend from configuration', () => {
   });
 
   it('names the setting that is missing or invalid', () => {
-    expect(() => awsCheckpointBackend({ tableName: '', bucket: 'b', queryId: 'q' })).toThrow(/needs 'tableName'/);
-    expect(() => awsCheckpointBackend({ tableName: 't', bucket: ' ', queryId: 'q' })).toThrow(/needs 'bucket'/);
-    expect(() => awsCheckpointBackend({ tableName: 't', bucket: 'b', queryId: 'has space' })).toThrow(/Invalid queryId 'has space'/);
+    expect(() => awsCheckpointBackend({ tableName: '', bucket: 'b', queryId: 'q' })).toThrow(
+      /needs 'tableName'/,
+    );
+    expect(() => awsCheckpointBackend({ tableName: 't', bucket: ' ', queryId: 'q' })).toThrow(
+      /needs 'bucket'/,
+    );
+    expect(() =>
+      awsCheckpointBackend({ tableName: 't', bucket: 'b', queryId: 'has space' }),
+    ).toThrow(/Invalid queryId 'has space'/);
   });
 });

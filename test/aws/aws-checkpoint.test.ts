@@ -58,7 +58,15 @@ function canonical(rows: RowObject[]): string[] {
 }
 
 /** A fresh invocation: new clients, new execution, cold state cache. */
-async function invocation(queryId: string, df: DataFrame, sink: MemorySink, options: { afterStep?: (step: BatchStep, batchId: number) => void; leaseDurationMs?: number } = {}) {
+async function invocation(
+  queryId: string,
+  df: DataFrame,
+  sink: MemorySink,
+  options: {
+    afterStep?: (step: BatchStep, batchId: number) => void;
+    leaseDurationMs?: number;
+  } = {},
+) {
   return MicroBatchExecution.start({
     ...(await awsBackend(queryId)),
     plan: df.plan,
@@ -100,7 +108,9 @@ describe('the commit protocol on DynamoDB and S3', () => {
         expect(result.stoppedBecause).toBe('idle');
         expect(result.batches[0]?.stateLoad ?? 'cold').toBe('cold');
       }
-      expect(canonical(sink.rows())).toEqual(await batchResult(chunks.flat().filter((e) => e.category !== 'flush')));
+      expect(canonical(sink.rows())).toEqual(
+        await batchResult(chunks.flat().filter((e) => e.category !== 'flush')),
+      );
     });
   }
 
@@ -143,8 +153,11 @@ describe('the commit protocol on DynamoDB and S3', () => {
         );
         committed.push(...results.flatMap((r) => r.batches.map((b) => b.batchId)));
       }
-      expect([...committed].sort((a, b) => a - b)).toEqual([...new Set(committed)].sort((a, b) => a - b));
-      for (const [batchId, texts] of deliveries) expect(new Set(texts).size, `batch ${batchId}`).toBe(1);
+      expect([...committed].sort((a, b) => a - b)).toEqual(
+        [...new Set(committed)].sort((a, b) => a - b),
+      );
+      for (const [batchId, texts] of deliveries)
+        expect(new Set(texts).size, `batch ${batchId}`).toBe(1);
       expect(canonical(sink.rows())).toEqual(await batchResult(chunks.flat()));
     });
   }
@@ -168,7 +181,15 @@ describe('the commit protocol on DynamoDB and S3', () => {
         await sink.addBatch(...args);
       },
     };
-    const slow = await MicroBatchExecution.start({ ...(await awsBackend(queryId)), plan: df.plan, outputMode: 'append', sink: slowSink, numStatePartitions: 4, snapshotInterval: 3, leaseDurationMs: 100 });
+    const slow = await MicroBatchExecution.start({
+      ...(await awsBackend(queryId)),
+      plan: df.plan,
+      outputMode: 'append',
+      sink: slowSink,
+      numStatePartitions: 4,
+      snapshotInterval: 3,
+      leaseDurationMs: 100,
+    });
     const slowRun = slow.runNextBatch();
     await atSink;
     await new Promise((r) => setTimeout(r, 150)); // the slow invocation's lease expires
@@ -231,8 +252,12 @@ describe('the commit protocol on DynamoDB and S3', () => {
     bytes[bytes.length - 2] ^= 1;
     await stateObjects.put(delta, bytes);
     input.addData(eventChunks(2)[1]);
-    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(new RegExp(`${delta}.*corrupt \\(checksum mismatch\\)`));
+    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(
+      new RegExp(`${delta}.*corrupt \\(checksum mismatch\\)`),
+    );
     await stateObjects.delete(delta);
-    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(new RegExp(`${delta} is missing`));
+    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(
+      new RegExp(`${delta} is missing`),
+    );
   });
 });
