@@ -86,6 +86,21 @@ export {
   UnsupportedOperationError,
 } from './errors.js';
 export { MemoryStream } from './sources/memory-stream.js';
+export { KafkaSource, type KafkaReaderFactory } from './kafka/kafka-source.js';
+export { kafkaOptions, type KafkaSourceOptions } from './kafka/kafka-options.js';
+export {
+  KafkajsPartitionReader,
+  type KafkajsReaderConfig,
+} from './kafka/kafkajs-partition-reader.js';
+export type {
+  IsolationLevel,
+  KafkaHeader,
+  KafkaPartitionReader,
+  KafkaRecord,
+  OffsetBounds,
+  RangeRead,
+} from './kafka/kafka-partition-reader.js';
+export type { PartitionOffsets, TopicPartition } from './kafka/partition-offsets.js';
 export type { Offset, Source, SourceContext, SourceFactory } from './sources/source.js';
 export type { OutputMode, Sink, SinkContext } from './sinks/sink.js';
 export { MemorySink } from './sinks/memory-sink.js';

@@ -5,7 +5,11 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import { fileFormat, type FileFormat } from '../io/data-files.js';
-import { kafkaOptions, type KafkaReadMode, type KafkaSourceOptions } from '../kafka/kafka-options.js';
+import {
+  kafkaOptions,
+  type KafkaReadMode,
+  type KafkaSourceOptions,
+} from '../kafka/kafka-options.js';
 import type { StructType } from '../types/data-types.js';
 import { parseSchema } from '../types/type-names.js';
 import type { DataFrame } from './dataframe.js';
@@ -59,7 +63,10 @@ export abstract class FileReaderBuilder {
   }
 
   /** The Kafka options, checked for `mode`; Kafka has no path and a fixed schema. */
-  protected kafkaSourceOptions(location: string | undefined, mode: KafkaReadMode): KafkaSourceOptions {
+  protected kafkaSourceOptions(
+    location: string | undefined,
+    mode: KafkaReadMode,
+  ): KafkaSourceOptions {
     if (location !== undefined) {
       throw new InvalidOptionError(
         `The Kafka source reads topics, not a path ('${location}'): call load() without one and name the topics with option('subscribe', ...).`,

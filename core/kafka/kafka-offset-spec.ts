@@ -46,9 +46,15 @@ export async function resolveOffsetSpec(
   const bounds = () => reader.offsetBounds(partitions);
   switch (spec.kind) {
     case 'earliest':
-      return zip(partitions, (await bounds()).map((b) => b.earliest));
+      return zip(
+        partitions,
+        (await bounds()).map((b) => b.earliest),
+      );
     case 'latest':
-      return zip(partitions, (await bounds()).map((b) => b.latest));
+      return zip(
+        partitions,
+        (await bounds()).map((b) => b.latest),
+      );
     case 'offsets': {
       checkCoversExactly(spec.option, spec.offsets, partitions);
       const given = partitions.map((tp) => offsetOf(spec.offsets, tp)!);

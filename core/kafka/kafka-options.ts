@@ -92,25 +92,36 @@ export function kafkaOptions(
       `Option ${bounded[0]} is for bounded reads (session.read); a stream (session.readStream) has no end.`,
     );
   }
-  const maxOffsetsPerTrigger = positiveInteger('maxOffsetsPerTrigger', text('maxOffsetsPerTrigger'));
+  const maxOffsetsPerTrigger = positiveInteger(
+    'maxOffsetsPerTrigger',
+    text('maxOffsetsPerTrigger'),
+  );
   if (mode === 'batch' && maxOffsetsPerTrigger !== undefined) {
     throw new InvalidOptionError(
       'Option maxOffsetsPerTrigger limits the batches of a stream (session.readStream); a bounded read (session.read) reads [startingOffsets, endingOffsets) at once.',
     );
   }
   return {
-    bootstrapServers: servers.split(',').map((s) => s.trim()).filter(Boolean),
+    bootstrapServers: servers
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     subscription: subscription(text),
     startingOffsets: offsetSpec('starting', mode, text),
     endingOffsets: offsetSpec('ending', mode, text),
-    startingOffsetsByTimestampStrategy: oneOf(
-      'startingOffsetsByTimestampStrategy',
-      text('startingOffsetsByTimestampStrategy')?.toLowerCase(),
-      ['error', 'latest'] as const,
-    ) ?? 'error',
+    startingOffsetsByTimestampStrategy:
+      oneOf(
+        'startingOffsetsByTimestampStrategy',
+        text('startingOffsetsByTimestampStrategy')?.toLowerCase(),
+        ['error', 'latest'] as const,
+      ) ?? 'error',
     maxOffsetsPerTrigger,
-    failOnDataLoss: oneOf('failOnDataLoss', text('failOnDataLoss')?.toLowerCase(), ['true', 'false'] as const) !== 'false',
-    includeHeaders: oneOf('includeHeaders', text('includeHeaders')?.toLowerCase(), ['true', 'false'] as const) === 'true',
+    failOnDataLoss:
+      oneOf('failOnDataLoss', text('failOnDataLoss')?.toLowerCase(), ['true', 'false'] as const) !==
+      'false',
+    includeHeaders:
+      oneOf('includeHeaders', text('includeHeaders')?.toLowerCase(), ['true', 'false'] as const) ===
+      'true',
     isolationLevel:
       oneOf('kafka.isolation.level', text('kafka.isolation.level')?.toLowerCase(), [
         'read_committed',
@@ -132,7 +143,9 @@ function subscription(text: (name: string) => string | undefined): Subscription 
   if (given[0] === 'subscribe') {
     const topics = [...new Set(value.split(',').map((t) => t.trim()))].filter(Boolean);
     if (topics.length === 0) {
-      throw new InvalidOptionError(`Invalid option subscribe='${value}': name one or more topics, separated by commas.`);
+      throw new InvalidOptionError(
+        `Invalid option subscribe='${value}': name one or more topics, separated by commas.`,
+      );
     }
     return { kind: 'subscribe', topics };
   }
@@ -204,7 +217,13 @@ function offsetSpec(
   const option = `${role}Offsets`;
   const forbidden = role === 'starting' ? 'latest' : 'earliest';
   const forbiddenValue = role === 'starting' ? LATEST_OFFSET : EARLIEST_OFFSET;
-  const value = text(option) ?? (role === 'starting' && mode === 'stream' ? 'latest' : role === 'starting' ? 'earliest' : 'latest');
+  const value =
+    text(option) ??
+    (role === 'starting' && mode === 'stream'
+      ? 'latest'
+      : role === 'starting'
+        ? 'earliest'
+        : 'latest');
   const word = value.toLowerCase();
   const notInBatch = () =>
     new InvalidOptionError(
@@ -241,7 +260,5 @@ function oneOf<T extends string>(
 ): T | undefined {
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new InvalidOptionError(
-    `Invalid option ${name}='${value}'; use ${allowed.join(' or ')}.`,
-  );
+  throw new InvalidOptionError(`Invalid option ${name}='${value}'; use ${allowed.join(' or ')}.`);
 }

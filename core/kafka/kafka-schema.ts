@@ -30,10 +30,10 @@ const RECORD_FIELDS = [
 ];
 
 /** The columns without headers (Spark's default). */
-export const KAFKA_SCHEMA: StructType = struct(RECORD_FIELDS);
+const KAFKA_SCHEMA: StructType = struct(RECORD_FIELDS);
 
 /** The columns with `headers` (option includeHeaders): each header's key and binary value, in order. */
-export const KAFKA_SCHEMA_WITH_HEADERS: StructType = struct([
+const KAFKA_SCHEMA_WITH_HEADERS: StructType = struct([
   ...RECORD_FIELDS,
   field('headers', ArrayOf(struct([field('key', StringType), field('value', BinaryType)]))),
 ]);

@@ -84,7 +84,12 @@ export class KafkaSource implements Source {
       const { earliest, latest } = bounds[i];
       if (latest < begin) {
         if (failOnDataLoss) {
-          throw dataLossError(this.description, { kind: 'reset', partition: tp, offset: begin, latest });
+          throw dataLossError(this.description, {
+            kind: 'reset',
+            partition: tp,
+            offset: begin,
+            latest,
+          });
         }
         return { start: latest, latest }; // go on from the partition's new end
       }
@@ -100,7 +105,9 @@ export class KafkaSource implements Source {
   /** The records of [start[p], end[p]) of each partition p of `end`. */
   async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
     const from =
-      start === undefined ? await this.initial.required() : checkpointedOffsets(start, this.description);
+      start === undefined
+        ? await this.initial.required()
+        : checkpointedOffsets(start, this.description);
     const until = checkpointedOffsets(end, this.description);
     const ranges = offsetEntries(until).map(([partition, last]) => ({
       partition,

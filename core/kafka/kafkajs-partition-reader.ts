@@ -28,11 +28,7 @@ import {
   type FetchedRecord,
   selectRecords,
 } from './kafkajs-fetched-records.js';
-import {
-  compareTopicPartitions,
-  partitionName,
-  type TopicPartition,
-} from './partition-offsets.js';
+import { compareTopicPartitions, partitionName, type TopicPartition } from './partition-offsets.js';
 
 /** How to reach the cluster. */
 export interface KafkajsReaderConfig {
@@ -148,13 +144,17 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
   }
 
   async partitions(topics: readonly string[]): Promise<TopicPartition[]> {
-    // Metadata of all topics, not of the named ones: asking for a topic by name creates it on
-    // brokers that auto-create topics, and a source must not create what it reads.
+    // Metadata of all topics rather than of the named ones: kafkajs fails the whole request when
+    // one named topic does not exist, and brokers that ignore allowAutoTopicCreation (the mock
+    // cluster does) would create it. A subscribed topic that is not there yet simply has no
+    // partitions.
     const metadata = await this.request('list partitions', (c) => c.metadata());
     const wanted = new Set(topics);
     return metadata.topicMetadata
       .filter((t) => wanted.has(t.topic))
-      .flatMap((t) => t.partitionMetadata.map((p) => ({ topic: t.topic, partition: p.partitionId })))
+      .flatMap((t) =>
+        t.partitionMetadata.map((p) => ({ topic: t.topic, partition: p.partitionId })),
+      )
       .sort(compareTopicPartitions);
   }
 
@@ -194,7 +194,9 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
         // Nothing at `next`: the log ends before `end` (it was truncated or recreated since the
         // range was planned), or retention removed `next` after the fetch had been answered.
         const bounds = (await this.offsetBounds([tp]))[0];
-        if (bounds.latest <= next || bounds.earliest > next) return { kind: 'unavailable', ...bounds };
+        if (bounds.latest <= next || bounds.earliest > next) {
+          return { kind: 'unavailable', ...bounds };
+        }
         throw new SourceError(
           `Kafka returned no records of ${partitionName(tp)} at offset ${next}, although the partition holds offsets [${bounds.earliest}, ${bounds.latest}). Run the batch again.`,
           { retriable: true },
@@ -225,13 +227,18 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
           {
             topic: tp.topic,
             partitions: [
-              { partition: tp.partition, fetchOffset: String(offset), maxBytes: PARTITION_FETCH_BYTES },
+              {
+                partition: tp.partition,
+                fetchOffset: String(offset),
+                maxBytes: PARTITION_FETCH_BYTES,
+              },
             ],
           },
         ],
       }),
     );
-    return response[0].responses[0].partitions[0];
+    // a response without the partition (a broker may leave it out) reads as an empty fetch
+    return response[0].responses[0]?.partitions[0] ?? { messages: [] };
   }
 
   /** ListOffsets for each (partition, timestamp), one request per leader; offsets in the order given. */
@@ -369,7 +376,9 @@ function isRetriable(e: unknown): boolean {
 
 function listNames(partitions: readonly TopicPartition[]): string {
   const names = partitions.map(partitionName);
-  return names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+  return names.length <= 5
+    ? names.join(', ')
+    : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
 }
 
 /** The reader a Kafka source uses unless given another: kafkajs, on the options' brokers. */

@@ -70,7 +70,14 @@ async function readRange(
     if (read.kind === 'records') return { records: read.records, lost };
     if (options.failOnDataLoss) {
       const { earliest, latest } = read;
-      throw dataLossError(options.source, { kind: 'offsets', partition, start, end, earliest, latest });
+      throw dataLossError(options.source, {
+        kind: 'offsets',
+        partition,
+        start,
+        end,
+        earliest,
+        latest,
+      });
     }
     if (attempt === NARROWING_ATTEMPTS) {
       throw new SourceError(

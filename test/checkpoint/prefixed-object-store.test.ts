@@ -10,7 +10,7 @@ objectStoreContract(
 );
 
 describe('a store under a prefix', () => {
-  it("keeps its objects under the prefix and never sees the other objects of the store", async () => {
+  it('keeps its objects under the prefix and never sees the other objects of the store', async () => {
     const store = new MemoryObjectStore('checkpoint');
     await store.put('sources/1/a', Buffer.from('other'));
     await store.put('state/x', Buffer.from('state'));

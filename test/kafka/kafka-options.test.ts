@@ -9,7 +9,11 @@ function options(given: Record<string, string | number | boolean>, mode: KafkaRe
   return kafkaOptions(raw, mode);
 }
 
-const invalid = (given: Record<string, string | number | boolean>, message: string, mode?: KafkaReadMode) => {
+const invalid = (
+  given: Record<string, string | number | boolean>,
+  message: string,
+  mode?: KafkaReadMode,
+) => {
   expect(() => options(given, mode)).toThrow(InvalidOptionError);
   expect(() => options(given, mode)).toThrow(message);
 };
@@ -69,14 +73,21 @@ describe('Kafka source options', () => {
   });
 
   it('take timestamps before offsets, as Spark does', () => {
-    expect(options({ subscribe: 't', startingOffsets: 'earliest', startingTimestamp: 1_000 }).startingOffsets).toEqual({
+    expect(
+      options({ subscribe: 't', startingOffsets: 'earliest', startingTimestamp: 1_000 })
+        .startingOffsets,
+    ).toEqual({
       kind: 'timestamp',
       option: 'startingTimestamp',
       timestampMs: 1000,
     });
     expect(
       options({ subscribe: 't', endingOffsetsByTimestamp: '{"t":{"0":5}}' }, 'batch').endingOffsets,
-    ).toEqual({ kind: 'timestamps', option: 'endingOffsetsByTimestamp', timestamps: { t: { 0: 5 } } });
+    ).toEqual({
+      kind: 'timestamps',
+      option: 'endingOffsetsByTimestamp',
+      timestamps: { t: { 0: 5 } },
+    });
   });
 
   it('refuse mistakes, naming the option', () => {
@@ -88,21 +99,44 @@ describe('Kafka source options', () => {
     invalid({ subscribe: ' , ' }, "Invalid option subscribe=','");
     invalid({ subscribePattern: '(' }, 'not a regular expression');
     invalid({ assign: '{"t":[-1]}' }, 'Invalid option assign');
-    invalid({ subscribe: 't', startingOffsets: 'newest' }, "Invalid option startingOffsets='newest'");
-    invalid({ subscribe: 't', startingOffsets: '{"t":{"x":1}}' }, "'x' of topic 't' is not a partition number");
-    invalid({ subscribe: 't', startingOffsets: '{"t":{"0":-3}}' }, 't-0: an offset is -2 (earliest), -1 (latest)');
+    invalid(
+      { subscribe: 't', startingOffsets: 'newest' },
+      "Invalid option startingOffsets='newest'",
+    );
+    invalid(
+      { subscribe: 't', startingOffsets: '{"t":{"x":1}}' },
+      "'x' of topic 't' is not a partition number",
+    );
+    invalid(
+      { subscribe: 't', startingOffsets: '{"t":{"0":-3}}' },
+      't-0: an offset is -2 (earliest), -1 (latest)',
+    );
     invalid({ subscribe: 't', maxOffsetsPerTrigger: 0 }, 'use a positive integer');
     invalid({ subscribe: 't', failOnDataLoss: 'maybe' }, "Invalid option failOnDataLoss='maybe'");
     invalid({ subscribe: 't', startingTimestamp: 'noon' }, 'use milliseconds since the epoch');
-    invalid({ subscribe: 't', minOffsetsPerTrigger: 5 }, "Unknown Kafka source option 'minoffsetspertrigger'");
+    invalid(
+      { subscribe: 't', minOffsetsPerTrigger: 5 },
+      "Unknown Kafka source option 'minoffsetspertrigger'",
+    );
     invalid({ subscribe: 't', 'kafka.security.protocol': 'SSL' }, 'the Kafka source supports');
   });
 
   it('keep bounds for bounded reads and limits for streams', () => {
-    invalid({ subscribe: 't', endingOffsets: 'latest' }, 'Option endingOffsets is for bounded reads');
-    invalid({ subscribe: 't', maxOffsetsPerTrigger: 5 }, 'Option maxOffsetsPerTrigger limits', 'batch');
+    invalid(
+      { subscribe: 't', endingOffsets: 'latest' },
+      'Option endingOffsets is for bounded reads',
+    );
+    invalid(
+      { subscribe: 't', maxOffsetsPerTrigger: 5 },
+      'Option maxOffsetsPerTrigger limits',
+      'batch',
+    );
     invalid({ subscribe: 't', startingOffsets: 'latest' }, 'cannot start at latest', 'batch');
-    invalid({ subscribe: 't', startingOffsets: '{"t":{"0":-1}}' }, 'cannot start at latest', 'batch');
+    invalid(
+      { subscribe: 't', startingOffsets: '{"t":{"0":-1}}' },
+      'cannot start at latest',
+      'batch',
+    );
     invalid({ subscribe: 't', endingOffsets: 'earliest' }, 'cannot end at earliest', 'batch');
     invalid({ subscribe: 't', endingOffsets: '{"t":{"0":-2}}' }, 'cannot end at earliest', 'batch');
   });

@@ -75,7 +75,13 @@ describe('the Kafka source', () => {
     reader.deleteBefore('clicks', 1, 1);
     const s = source(reader, { startingOffsets: '{"clicks":{"0":2,"1":-2,"2":-1}}' });
     const { rows } = await batch(s, undefined);
-    expect(values(rows)).toEqual(['clicks-0-2', 'clicks-0-3', 'clicks-1-1', 'clicks-1-2', 'clicks-1-3']);
+    expect(values(rows)).toEqual([
+      'clicks-0-2',
+      'clicks-0-3',
+      'clicks-1-1',
+      'clicks-1-2',
+      'clicks-1-3',
+    ]);
   });
 
   it('refuses per-partition starting offsets that leave out a partition it reads', async () => {
@@ -182,7 +188,11 @@ describe('the Kafka source', () => {
     const next = await s2.latestOffset(end);
     // the allowance is spent on offsets that exist: 15, 16, 17 (lost 10..14 do not count)
     expect(next).toEqual({ clicks: { 0: 18, 1: 2 } });
-    expect(values(await s2.getBatch(end, next))).toEqual(['clicks-0-15', 'clicks-0-16', 'clicks-0-17']);
+    expect(values(await s2.getBatch(end, next))).toEqual([
+      'clicks-0-15',
+      'clicks-0-16',
+      'clicks-0-17',
+    ]);
     expect(s2.metrics(end, next)).toEqual({ lostOffsets: 5 });
   });
 
@@ -231,7 +241,9 @@ describe('the Kafka source', () => {
     reader.createTopic('clicks', 1);
     const s = source(reader);
     await expect(s.latestOffset(17)).rejects.toThrow(CheckpointError);
-    await expect(s.getBatch({ clicks: { 0: -3 } }, { clicks: { 0: 1 } })).rejects.toThrow(CheckpointError);
+    await expect(s.getBatch({ clicks: { 0: -3 } }, { clicks: { 0: 1 } })).rejects.toThrow(
+      CheckpointError,
+    );
   });
 
   it('needs a metadata store to record where it starts', () => {

@@ -28,7 +28,11 @@ function kafkaStream(session: SluiceSession, options: Record<string, string | nu
 }
 
 /** Starts `df` into a fresh memory sink on `checkpoint`. */
-async function start(df: DataFrame, checkpoint = tempDir(), mode: 'append' | 'complete' = 'append') {
+async function start(
+  df: DataFrame,
+  checkpoint = tempDir(),
+  mode: 'append' | 'complete' = 'append',
+) {
   const sink = new MemorySink(df.schema, uniqueName('sink'));
   const query = await df.writeStream
     .outputMode(mode)
@@ -39,7 +43,8 @@ async function start(df: DataFrame, checkpoint = tempDir(), mode: 'append' | 'co
 }
 
 /** Text values of collected Kafka rows. */
-const values = (rows: RowObject[]) => rows.map((r) => Buffer.from(r.value as Uint8Array).toString());
+const values = (rows: RowObject[]) =>
+  rows.map((r) => Buffer.from(r.value as Uint8Array).toString());
 const inputRows = (q: StreamingQuery) => q.recentProgress.map((p) => p.numInputRows);
 
 describe('a streaming query over Kafka', () => {
@@ -49,13 +54,21 @@ describe('a streaming query over Kafka', () => {
     await produce(topic, clickRecords(40));
     const options = { subscribe: topic, startingOffsets: 'earliest' };
 
-    const first = await start(windowedClickCounts(kafkaStream(new SluiceSession(), options)), checkpoint, 'complete');
+    const first = await start(
+      windowedClickCounts(kafkaStream(new SluiceSession(), options)),
+      checkpoint,
+      'complete',
+    );
     await first.query.processAllAvailable();
     await first.query.stop();
     expect(inputRows(first.query)).toEqual([40]);
 
     await produce(topic, clickRecords(25, 40));
-    const second = await start(windowedClickCounts(kafkaStream(new SluiceSession(), options)), checkpoint, 'complete');
+    const second = await start(
+      windowedClickCounts(kafkaStream(new SluiceSession(), options)),
+      checkpoint,
+      'complete',
+    );
     await second.query.processAllAvailable();
     await second.query.stop();
     expect(inputRows(second.query)).toEqual([25]);
@@ -82,12 +95,18 @@ describe('a streaming query over Kafka', () => {
     const topic = uniqueName('backlog');
     await produceToAllPartitions(topic, 25);
     const { sink, query } = await start(
-      kafkaStream(new SluiceSession(), { subscribe: topic, startingOffsets: 'earliest', maxOffsetsPerTrigger: 30 }),
+      kafkaStream(new SluiceSession(), {
+        subscribe: topic,
+        startingOffsets: 'earliest',
+        maxOffsetsPerTrigger: 30,
+      }),
     );
     await query.processAllAvailable();
     await query.stop();
     expect(inputRows(query)).toEqual([30, 30, 30, 10]);
-    expect(query.recentProgress[0].sources[0].endOffset).toEqual({ [topic]: { 0: 8, 1: 8, 2: 7, 3: 7 } });
+    expect(query.recentProgress[0].sources[0].endOffset).toEqual({
+      [topic]: { 0: 8, 1: 8, 2: 7, 3: 7 },
+    });
     const read = values(sink.rows());
     expect(new Set(read).size).toBe(100);
   });
@@ -96,7 +115,9 @@ describe('a streaming query over Kafka', () => {
     const topic = uniqueName('start');
     await produceToAllPartitions(topic, 3);
     const latest = await start(kafkaStream(new SluiceSession(), { subscribe: topic }));
-    const earliest = await start(kafkaStream(new SluiceSession(), { subscribe: topic, startingOffsets: 'earliest' }));
+    const earliest = await start(
+      kafkaStream(new SluiceSession(), { subscribe: topic, startingOffsets: 'earliest' }),
+    );
     const perPartition = await start(
       kafkaStream(new SluiceSession(), {
         subscribe: topic,
@@ -110,9 +131,29 @@ describe('a streaming query over Kafka', () => {
     await Promise.all(all.map((q) => q.query.stop()));
     expect(values(latest.sink.rows())).toEqual(['new']);
     expect(values(earliest.sink.rows()).sort()).toEqual(
-      ['p0-0', 'p0-1', 'p0-2', 'p1-0', 'p1-1', 'p1-2', 'p2-0', 'p2-1', 'p2-2', 'p3-0', 'p3-1', 'p3-2', 'new'].sort(),
+      [
+        'p0-0',
+        'p0-1',
+        'p0-2',
+        'p1-0',
+        'p1-1',
+        'p1-2',
+        'p2-0',
+        'p2-1',
+        'p2-2',
+        'p3-0',
+        'p3-1',
+        'p3-2',
+        'new',
+      ].sort(),
     );
-    expect(values(perPartition.sink.rows()).sort()).toEqual(['new', 'p0-2', 'p1-0', 'p1-1', 'p1-2']);
+    expect(values(perPartition.sink.rows()).sort()).toEqual([
+      'new',
+      'p0-2',
+      'p1-0',
+      'p1-1',
+      'p1-2',
+    ]);
   });
 
   it('re-runs an interrupted batch with the offsets of its intent, even though more records arrived', async () => {
@@ -138,14 +179,21 @@ describe('a streaming query over Kafka', () => {
       [0, 8],
       [1, 4],
     ]);
-    expect(query.recentProgress[0].sources[0].endOffset).toEqual({ [topic]: { 0: 2, 1: 2, 2: 2, 3: 2 } });
-    expect(new Set(values(sink.rows())).size).toBe(12);
+    expect(query.recentProgress[0].sources[0].endOffset).toEqual({
+      [topic]: { 0: 2, 1: 2, 2: 2, 3: 2 },
+    });
+    const read = sink.rows().map((r) => `${String(r.partition)}@${String(r.offset)}`);
+    expect(new Set(read).size).toBe(12);
   });
 
   it('gives headers with includeHeaders, and value as text with a cast', async () => {
     const topic = uniqueName('headers');
     await produce(topic, [{ partition: 1, key: 'k', value: 'hello', headers: { trace: 'abc' } }]);
-    const df = kafkaStream(new SluiceSession(), { subscribe: topic, startingOffsets: 'earliest', includeHeaders: 'true' });
+    const df = kafkaStream(new SluiceSession(), {
+      subscribe: topic,
+      startingOffsets: 'earliest',
+      includeHeaders: 'true',
+    });
     expect(df.schema.fields.map((f) => f.name)).toEqual([
       'key',
       'value',

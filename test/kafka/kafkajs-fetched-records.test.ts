@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type FetchedRecord,
-  selectRecords,
-} from '../../core/kafka/kafkajs-fetched-records.js';
+import { type FetchedRecord, selectRecords } from '../../core/kafka/kafkajs-fetched-records.js';
 
 /** Records of one batch starting at `firstOffset`, as kafkajs decodes them. */
 function recordBatch(

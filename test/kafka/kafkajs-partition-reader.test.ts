@@ -101,7 +101,13 @@ describe('the kafkajs partition reader on the mock cluster', () => {
   it('returns keys, headers (repeated keys in order), timestamps and their type', async () => {
     const other = uniqueName('headers');
     await produce(other, [
-      { partition: 0, key: null, value: 'a', headers: { trace: 't1', tag: ['x', 'y'] }, timestamp: 1_700_000_000_123 },
+      {
+        partition: 0,
+        key: null,
+        value: 'a',
+        headers: { trace: 't1', tag: ['x', 'y'] },
+        timestamp: 1_700_000_000_123,
+      },
       { partition: 0, key: 'k', value: null, timestamp: 1_700_000_000_456 },
     ]);
     const read = await reader.readRange({ topic: other, partition: 0 }, 0, 2);
@@ -123,7 +129,9 @@ describe('the kafkajs partition reader on the mock cluster', () => {
     const partitions = await reader.partitions([topic]);
     const future = Date.now() + 3_600_000;
     expect(
-      await reader.offsetsForTimestamps(partitions.map((partition) => ({ partition, timestampMs: future }))),
+      await reader.offsetsForTimestamps(
+        partitions.map((partition) => ({ partition, timestampMs: future })),
+      ),
     ).toEqual([null, null, null, null]);
   });
 

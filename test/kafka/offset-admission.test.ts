@@ -14,23 +14,51 @@ describe('maxOffsetsPerTrigger admission', () => {
 
   it('splits the limit in proportion to lag, after one offset for each lagging partition', () => {
     // lags 300, 100, 0: one each, then 398 split 299:99
-    expect(admitOffsets([{ start: 0, latest: 300 }, { start: 50, latest: 150 }, { start: 7, latest: 7 }], 100)).toEqual([
-      75, 75, 7,
-    ]);
+    expect(
+      admitOffsets(
+        [
+          { start: 0, latest: 300 },
+          { start: 50, latest: 150 },
+          { start: 7, latest: 7 },
+        ],
+        100,
+      ),
+    ).toEqual([75, 75, 7]);
   });
 
   it('does not starve a partition with a small lag', () => {
-    expect(admitOffsets([{ start: 0, latest: 1_000_000 }, { start: 0, latest: 1 }], 10)).toEqual([9, 1]);
+    expect(
+      admitOffsets(
+        [
+          { start: 0, latest: 1_000_000 },
+          { start: 0, latest: 1 },
+        ],
+        10,
+      ),
+    ).toEqual([9, 1]);
   });
 
   it('admits exactly the limit when fewer offsets than lagging partitions are allowed', () => {
-    const ends = admitOffsets([{ start: 0, latest: 5 }, { start: 0, latest: 4 }, { start: 0, latest: 1 }], 2);
+    const ends = admitOffsets(
+      [
+        { start: 0, latest: 5 },
+        { start: 0, latest: 4 },
+        { start: 0, latest: 1 },
+      ],
+      2,
+    );
     expect(ends).toEqual([1, 1, 0]);
   });
 
   it('stays exact for lags beyond 2^53 / limit', () => {
     const big = 2 ** 50;
-    const ends = admitOffsets([{ start: 0, latest: big }, { start: 0, latest: big / 2 }], 3_000_001);
+    const ends = admitOffsets(
+      [
+        { start: 0, latest: big },
+        { start: 0, latest: big / 2 },
+      ],
+      3_000_001,
+    );
     expect(ends[0] + ends[1]).toBe(3_000_001);
     expect(ends).toEqual([2_000_000, 1_000_001]); // 1 each, then 1999999.33 : 999999.67
   });
@@ -38,10 +66,10 @@ describe('maxOffsetsPerTrigger admission', () => {
   it('always admits exactly min(limit, pending), never past latest nor before start', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.record({ start: fc.nat(1_000), lag: fc.nat(10_000) }),
-          { minLength: 1, maxLength: 12 },
-        ),
+        fc.array(fc.record({ start: fc.nat(1_000), lag: fc.nat(10_000) }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         fc.integer({ min: 1, max: 20_000 }),
         (parts, limit) => {
           const pending = parts.map((p) => ({ start: p.start, latest: p.start + p.lag }));

@@ -21,7 +21,11 @@ export function clickRecords(n: number, from = 0): TestRecord[] {
 /** Clicks per category in 10-minute windows, from Kafka rows whose value is a click as JSON. */
 export function windowedClickCounts(kafka: DataFrame): DataFrame {
   return kafka
-    .select(from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias('e'))
+    .select(
+      from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias(
+        'e',
+      ),
+    )
     .select('e.*')
     .groupBy(window(col('ts'), '10 minutes'), col('category'))
     .agg(count().alias('n'));

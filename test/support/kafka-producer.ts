@@ -61,3 +61,26 @@ export async function produceToAllPartitions(topic: string, count: number): Prom
   );
   await produce(topic, records);
 }
+
+/**
+ * Produces 7 MB of 100 KB records (in batches of 10) to one partition: more than the mock cluster
+ * keeps per partition (about 5 MB), so it deletes the partition's oldest record batches, as
+ * retention does. Returns the partition's earliest offset afterwards.
+ */
+export async function overflowRetention(topic: string, partition: number): Promise<number> {
+  const big = Buffer.alloc(100_000, 'x');
+  for (let send = 0; send < 7; send++) {
+    await produce(
+      topic,
+      Array.from({ length: 10 }, () => ({ partition, value: big })),
+    );
+  }
+  const admin = testKafka().admin();
+  await admin.connect();
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    return Number(offsets.find((o) => o.partition === partition)!.low);
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -21,8 +21,6 @@ interface Partition {
 /** Kafka in memory. */
 export class MemoryKafkaReader implements KafkaPartitionReader {
   private readonly topics = new Map<string, Partition[]>();
-  /** How many reads of a range it answered. */
-  rangeReads = 0;
 
   /** Creates `topic` with `partitions` empty partitions (or adds partitions up to that count). */
   createTopic(topic: string, partitions: number): void {
@@ -69,7 +67,9 @@ export class MemoryKafkaReader implements KafkaPartitionReader {
   async partitions(topics: readonly string[]): Promise<TopicPartition[]> {
     return [...topics]
       .sort()
-      .flatMap((topic) => (this.topics.get(topic) ?? []).map((_, partition) => ({ topic, partition })));
+      .flatMap((topic) =>
+        (this.topics.get(topic) ?? []).map((_, partition) => ({ topic, partition })),
+      );
   }
 
   async offsetBounds(partitions: readonly TopicPartition[]): Promise<OffsetBounds[]> {
@@ -87,7 +87,6 @@ export class MemoryKafkaReader implements KafkaPartitionReader {
   }
 
   async readRange(tp: TopicPartition, start: number, end: number): Promise<RangeRead> {
-    this.rangeReads++;
     const bounds = this.bounds(tp);
     if (start < bounds.earliest || end > bounds.latest) return { kind: 'unavailable', ...bounds };
     return { kind: 'records', records: this.partition(tp).records.slice(start, end) };
