@@ -22,8 +22,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { col, type DataFrame, from_json, type RowObject, SluiceSession, window } from '../core/index.js';
-import { CLICK_EVENT_SCHEMA, type ClickEvent, generateClickEventLines } from './clickstream-events.js';
+import {
+  col,
+  type DataFrame,
+  from_json,
+  type RowObject,
+  SluiceSession,
+  window,
+} from '../core/index.js';
+import {
+  CLICK_EVENT_SCHEMA,
+  type ClickEvent,
+  generateClickEventLines,
+} from './clickstream-events.js';
 
 const EVENT_COUNT = 1_000_000;
 const BATCH_SIZE = 100_000;
@@ -31,7 +42,12 @@ const TIMED_RUNS = 3;
 const WINDOW_MS = 10 * 60_000;
 const WATERMARK_DELAY_MS = 15 * 60_000;
 /** Sent after the events: its watermark closes every window of the run, so append mode emits them all. */
-const FLUSH_EVENT = JSON.stringify({ ts: '2099-01-01T00:00:00.000Z', category: 'flush', user: 'u0', page: '/' });
+const FLUSH_EVENT = JSON.stringify({
+  ts: '2099-01-01T00:00:00.000Z',
+  category: 'flush',
+  user: 'u0',
+  page: '/',
+});
 
 /** Event counts by `<window start in ms> <category>`: the form every contender's result is compared in. */
 type Counts = Map<string, number>;
@@ -136,7 +152,9 @@ async function runEngineBatch(lines: readonly string[]): Promise<RunResult> {
 }
 
 /** Opens DuckDB on one thread and returns the canonical query over the NDJSON file `file`. */
-async function duckDbQuery(file: string): Promise<{ run: () => Promise<RunResult>; close: () => void }> {
+async function duckDbQuery(
+  file: string,
+): Promise<{ run: () => Promise<RunResult>; close: () => void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run('SET threads=1');
@@ -148,7 +166,8 @@ async function duckDbQuery(file: string): Promise<{ run: () => Promise<RunResult
   const run = async (): Promise<RunResult> => {
     const reader = await connection.runAndReadAll(sql);
     const counts: Counts = new Map();
-    for (const [start, category, n] of reader.getRows()) counts.set(`${start} ${String(category)}`, Number(n));
+    for (const [start, category, n] of reader.getRows())
+      counts.set(`${start} ${String(category)}`, Number(n));
     return { counts, late: 0 };
   };
   const close = () => {
@@ -161,13 +180,15 @@ async function duckDbQuery(file: string): Promise<{ run: () => Promise<RunResult
 /** Why `actual` differs from `expected` (up to five differing groups), or undefined when they agree. */
 function difference(actual: RunResult, expected: RunResult): string | undefined {
   const problems: string[] = [];
-  if (actual.late !== expected.late) problems.push(`${actual.late} late events dropped, expected ${expected.late}`);
+  if (actual.late !== expected.late)
+    problems.push(`${actual.late} late events dropped, expected ${expected.late}`);
   const keys = new Set([...actual.counts.keys(), ...expected.counts.keys()]);
   let differing = 0;
   for (const key of keys) {
     const [a, e] = [actual.counts.get(key), expected.counts.get(key)];
     if (a === e) continue;
-    if (++differing <= 5) problems.push(`${describeKey(key)}: ${a ?? 'missing'}, expected ${e ?? 'missing'}`);
+    if (++differing <= 5)
+      problems.push(`${describeKey(key)}: ${a ?? 'missing'}, expected ${e ?? 'missing'}`);
   }
   if (differing > 5) problems.push(`... ${differing} groups differ in all`);
   return problems.length === 0 ? undefined : problems.join('\n  ');
@@ -213,8 +234,18 @@ async function main(): Promise<number> {
         expected: streamed,
         seconds: [],
       },
-      { label: 'engine, batch (collect)', run: () => runEngineBatch(lines), expected: whole, seconds: [] },
-      { label: 'plain JS loop', run: async () => countWithLoop(lines, BATCH_SIZE), expected: streamed, seconds: [] },
+      {
+        label: 'engine, batch (collect)',
+        run: () => runEngineBatch(lines),
+        expected: whole,
+        seconds: [],
+      },
+      {
+        label: 'plain JS loop',
+        run: async () => countWithLoop(lines, BATCH_SIZE),
+        expected: streamed,
+        seconds: [],
+      },
       { label: 'DuckDB (threads=1, NDJSON)', run: duckDb.run, expected: whole, seconds: [] },
     ];
     for (let round = 0; round <= TIMED_RUNS; round++) {
@@ -238,7 +269,9 @@ async function main(): Promise<number> {
         `(window, category) groups; the stream drops ${streamed.late.toLocaleString('en-US')} late events. ` +
         `All counts verified. Median of ${TIMED_RUNS} runs after a warm-up.`,
     );
-    console.log(`${pad('', 40)}${pad('events/s', 12, true)}${pad('seconds', 10, true)}${pad('vs loop', 10, true)}`);
+    console.log(
+      `${pad('', 40)}${pad('events/s', 12, true)}${pad('seconds', 10, true)}${pad('vs loop', 10, true)}`,
+    );
     contenders.forEach((c, i) => {
       console.log(
         pad(c.label, 40) +
@@ -254,7 +287,9 @@ async function main(): Promise<number> {
       engine_vs_loop: round2(engine / loop),
       engine_vs_duckdb: round2(engine / duck),
     };
-    console.log(`engine/loop ${figures.engine_vs_loop}, engine/DuckDB ${figures.engine_vs_duckdb} (target: engine/loop >= 0.5)`);
+    console.log(
+      `engine/loop ${figures.engine_vs_loop}, engine/DuckDB ${figures.engine_vs_duckdb} (target: engine/loop >= 0.5)`,
+    );
     console.log(JSON.stringify(figures));
     return 0;
   } finally {

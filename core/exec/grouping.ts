@@ -33,7 +33,9 @@ export class Grouping {
     const scope = { ...planScope(node.input), clock };
     this.keys = node.groupBy.map((e) => bindKey(e, scope));
     this.singleValued = this.keys.every((k) => 'single' in k);
-    this.aggregates = node.aggregates.map((e) => bindAggregate(unalias(e) as Extract<Expression, { kind: 'aggregate' }>, scope));
+    this.aggregates = node.aggregates.map((e) =>
+      bindAggregate(unalias(e) as Extract<Expression, { kind: 'aggregate' }>, scope),
+    );
     this.inputs = this.aggregates.map((a) => a.input);
     const index = node.schema.fields
       .slice(0, node.groupBy.length)
@@ -66,7 +68,8 @@ export class Grouping {
   /** Folds `row` into `group`'s accumulators. */
   update(group: Group, row: Row): void {
     const accs = group[1];
-    for (let i = 0; i < accs.length; i++) accs[i] = this.aggregates[i].update(accs[i], this.inputs[i](row));
+    for (let i = 0; i < accs.length; i++)
+      accs[i] = this.aggregates[i].update(accs[i], this.inputs[i](row));
   }
 
   /** The output row of a group: key values, then aggregate results. */
@@ -85,7 +88,7 @@ export class Grouping {
     if (!this.eventTimeKey) return undefined;
     const v = keyValues[this.eventTimeKey.index];
     if (v === null) return undefined;
-    return this.eventTimeKey.isWindow ? ((v as number[])[1]) : (v as number);
+    return this.eventTimeKey.isWindow ? (v as number[])[1] : (v as number);
   }
 }
 
@@ -95,7 +98,8 @@ function unalias(e: Expression): Expression {
 
 function bindKey(e: Expression, scope: Scope): KeyEvaluator {
   const inner = unalias(e);
-  if (inner.kind === 'window' && !isTumbling(inner)) return { multiple: slidingWindows(inner, scope) };
+  if (inner.kind === 'window' && !isTumbling(inner))
+    return { multiple: slidingWindows(inner, scope) };
   return { single: bindExpression(e, scope).eval };
 }
 

@@ -41,7 +41,8 @@ export class StatefulAggregateExec implements PhysicalOperator {
 
   produce(ctx: ExecutionContext, consume: RowConsumer): void {
     const streaming = ctx.streaming;
-    if (!streaming) throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
+    if (!streaming)
+      throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
     const store = streaming.stateStore(this.operatorId);
     const changed = this.fold(store, streaming.watermarkMicros, ctx);
     count(ctx, 'stateRowsUpdated', changed.size);
@@ -49,7 +50,11 @@ export class StatefulAggregateExec implements PhysicalOperator {
     count(ctx, 'stateRowsTotal', store.size);
   }
 
-  private fold(store: StateStore, watermark: number | undefined, ctx: ExecutionContext): Map<string, Group> {
+  private fold(
+    store: StateStore,
+    watermark: number | undefined,
+    ctx: ExecutionContext,
+  ): Map<string, Group> {
     const grouping = this.grouping;
     const changed = new Map<string, Group>();
     let late = 0;
@@ -97,12 +102,18 @@ export class StatefulAggregateExec implements PhysicalOperator {
         return out;
       }
       case 'append':
-        return this.evictClosed(store, streaming.watermarkMicros, ctx).map((g) => grouping.output(g));
+        return this.evictClosed(store, streaming.watermarkMicros, ctx).map((g) =>
+          grouping.output(g),
+        );
     }
   }
 
   /** Removes the groups the watermark has closed and returns them. */
-  private evictClosed(store: StateStore, watermark: number | undefined, ctx: ExecutionContext): Group[] {
+  private evictClosed(
+    store: StateStore,
+    watermark: number | undefined,
+    ctx: ExecutionContext,
+  ): Group[] {
     if (watermark === undefined || !this.grouping.eventTimeKey) return [];
     const closed: [string, Group][] = [];
     for (const [key, value] of store.entries()) {
