@@ -2,7 +2,7 @@
  * Arithmetic, comparison and boolean operators with Spark's type coercion and SQL null semantics:
  * any null operand gives null, except `<=>` (null-safe equality) and the three-valued AND / OR.
  */
-import { AnalysisError, ExecutionError } from '../errors.js';
+import { AnalysisError } from '../errors.js';
 import {
   BooleanType,
   type DataType,
@@ -17,6 +17,7 @@ import type { BoundExpression, Evaluator } from './bound-expression.js';
 import { castFunction } from './cast.js';
 import type { BinaryOperator } from './expression.js';
 import { comparatorFor, valuesEqual } from './ordering.js';
+import { rangeCheck } from './range-check.js';
 
 /** Binds `left op right`. */
 export function bindBinary(
@@ -131,19 +132,11 @@ function arithmetic(op: '+' | '-' | '*' | '%'): (x: number, y: number) => number
 }
 
 function overflowCheck(t: DataType, op: string): (n: number) => number {
-  if (t.kind === 'double') return (n) => n;
-  const [min, max] =
-    t.kind === 'int'
-      ? [-2147483648, 2147483647]
-      : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-  return (n) => {
-    if (n < min || n > max) {
-      throw new ExecutionError(
-        `Arithmetic overflow in '${op}': result ${n} is outside the ${typeName(t)} range; cast an operand to double.`,
-      );
-    }
-    return n;
-  };
+  return rangeCheck(
+    t,
+    (n) =>
+      `Arithmetic overflow in '${op}': result ${n} is outside the ${typeName(t)} range; cast an operand to double.`,
+  );
 }
 
 function bindDivide(l: BoundExpression, r: BoundExpression): BoundExpression {

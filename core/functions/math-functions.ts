@@ -7,9 +7,9 @@
  */
 import { Column, columnOrName } from '../api/column.js';
 import { toLiteral } from '../api/literal.js';
-import { ExecutionError } from '../errors.js';
 import type { BoundExpression } from '../expr/bound-expression.js';
 import type { Expression, FunctionCall } from '../expr/expression.js';
+import { rangeCheck } from '../expr/range-check.js';
 import { type DataType, DoubleType, LongType, typeName } from '../types/data-types.js';
 import {
   argumentAs,
@@ -66,7 +66,7 @@ export const mathFunctions: FunctionTable = {
   abs: (args) => {
     requireArity('abs', args, 1);
     const x = numericArgument('abs', args, 0);
-    const inRange = rangeCheck('abs', x.dataType);
+    const inRange = overflowCheck('abs', x.dataType);
     return sameType(x, (v) => inRange(Math.abs(v)));
   },
   round: bindRound,
@@ -108,7 +108,7 @@ function bindRound(args: readonly BoundExpression[], call: FunctionCall): BoundE
   const x = numericArgument('round', args, 0);
   const scale = args.length === 2 ? constantInteger('round', call, 1, 'scale') : 0;
   if (x.dataType.kind !== 'double' && scale >= 0) return x;
-  const inRange = rangeCheck('round', x.dataType);
+  const inRange = overflowCheck('round', x.dataType);
   return sameType(x, (v) => inRange(roundHalfUp(v, scale)));
 }
 
@@ -137,7 +137,7 @@ function bindToLong(
 ): BoundExpression {
   requireArity(name, args, 1);
   const x = numericArgument(name, args, 0);
-  const inRange = rangeCheck(name, LongType);
+  const inRange = overflowCheck(name, LongType);
   return {
     dataType: LongType,
     nullable: true,
@@ -147,18 +147,10 @@ function bindToLong(
 }
 
 /** Fails on integral results outside `t`'s range; doubles pass unchecked. */
-function rangeCheck(name: string, t: DataType): (n: number) => number {
-  if (t.kind === 'double') return (n) => n;
-  const [min, max] =
-    t.kind === 'int'
-      ? [-2147483648, 2147483647]
-      : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-  return (n) => {
-    if (n < min || n > max) {
-      throw new ExecutionError(
-        `${name}() overflowed: ${n} is outside the ${typeName(t)} range; cast the argument to double first.`,
-      );
-    }
-    return n;
-  };
+function overflowCheck(name: string, t: DataType): (n: number) => number {
+  return rangeCheck(
+    t,
+    (n) =>
+      `${name}() overflowed: ${n} is outside the ${typeName(t)} range; cast the argument to double first.`,
+  );
 }
