@@ -9,22 +9,27 @@ import {
 } from '../support/aws-clients.js';
 import { uniqueName } from '../support/unique-name.js';
 
+/** A count per category over a MemoryStream, checkpointed in a new table and bucket under `queryId`. */
+async function countsQuery(queryId: string) {
+  const [tableName, bucket] = await Promise.all([
+    createCheckpointTable(uniqueName('t')),
+    createBucket(uniqueName('b')),
+  ]);
+  const config = {
+    tableName,
+    bucket,
+    queryId,
+    clients: { dynamodb: dynamoClient(), s3: s3Client() },
+  };
+  const session = new SluiceSession();
+  const input = session.memoryStream('category STRING');
+  const counts = session.readStream.memory(input).groupBy('category').count();
+  return { config, input, counts, sink: new MemorySink(counts.schema) };
+}
+
 describe('the AWS checkpoint backend from configuration', () => {
   it('runs a query whose checkpoint is in DynamoDB and whose state is in S3, and resumes from it warm and cold', async () => {
-    const [tableName, bucket] = await Promise.all([
-      createCheckpointTable(uniqueName('t')),
-      createBucket(uniqueName('b')),
-    ]);
-    const config = {
-      tableName,
-      bucket,
-      queryId: 'orders-by-category',
-      clients: { dynamodb: dynamoClient(), s3: s3Client() },
-    };
-    const session = new SluiceSession();
-    const input = session.memoryStream('category STRING');
-    const counts = session.readStream.memory(input).groupBy('category').count();
-    const sink = new MemorySink(counts.schema);
+    const { config, input, counts, sink } = await countsQuery('orders-by-category');
     const start = () =>
       counts.writeStream
         .outputMode('complete')
@@ -57,20 +62,7 @@ describe('the AWS checkpoint backend from configuration', () => {
   });
 
   it('garbage-collects state objects in S3 beyond minBatchesToRetain, keeping the latest version loadable', async () => {
-    const [tableName, bucket] = await Promise.all([
-      createCheckpointTable(uniqueName('t')),
-      createBucket(uniqueName('b')),
-    ]);
-    const config = {
-      tableName,
-      bucket,
-      queryId: 'gc',
-      clients: { dynamodb: dynamoClient(), s3: s3Client() },
-    };
-    const session = new SluiceSession();
-    const input = session.memoryStream('category STRING');
-    const counts = session.readStream.memory(input).groupBy('category').count();
-    const sink = new MemorySink(counts.schema);
+    const { config, input, counts, sink } = await countsQuery('gc');
     const execution = await MicroBatchExecution.start({
       ...awsCheckpointBackend(config),
       plan: counts.plan,
