@@ -12,7 +12,9 @@ import { isTumbling, windowsContaining } from '../expr/time-window.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
 import type { BatchClock } from '../expr/scope.js';
+import type { DataType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import { GroupIndex, type LookupKind } from './group-index.js';
 
 /** A group: its key values and one accumulator per aggregate. Stored as is in the state store. */
 export type Group = [keyValues: unknown[], accumulators: unknown[]];
@@ -28,6 +30,7 @@ export class Grouping {
   private readonly keys: readonly KeyEvaluator[];
   private readonly singleValued: boolean;
   private readonly inputs: readonly Evaluator[];
+  private readonly lookupKinds: readonly LookupKind[];
 
   constructor(node: Aggregate, clock: BatchClock) {
     const scope = { ...planScope(node.input), clock };
@@ -37,6 +40,7 @@ export class Grouping {
       bindAggregate(unalias(e) as Extract<Expression, { kind: 'aggregate' }>, scope),
     );
     this.inputs = this.aggregates.map((a) => a.input);
+    this.lookupKinds = node.groupBy.map((e, i) => lookupKind(e, node.schema.fields[i].dataType));
     const index = node.schema.fields
       .slice(0, node.groupBy.length)
       .findIndex((f) => f.metadata?.eventTimeDelayMicros !== undefined);
@@ -58,6 +62,11 @@ export class Grouping {
     }
     const choices = this.keys.map((k) => ('single' in k ? [k.single(row)] : k.multiple(row)));
     for (const combination of cartesian(choices)) emit(combination);
+  }
+
+  /** An empty index from this grouping's key values to `V`, for the per-row group lookup. */
+  newIndex<V>(): GroupIndex<V> {
+    return new GroupIndex<V>(this.lookupKinds);
   }
 
   /** A new group for `keyValues` with fresh accumulators. */
@@ -94,6 +103,14 @@ export class Grouping {
 
 function unalias(e: Expression): Expression {
   return e.kind === 'alias' ? e.child : e;
+}
+
+/** How a GroupIndex keys the values of grouping key `e` (see group-index.ts). */
+function lookupKind(e: Expression, t: DataType): LookupKind {
+  if (unalias(e).kind === 'window') return 'window';
+  return t.kind === 'struct' || t.kind === 'array' || t.kind === 'map' || t.kind === 'binary'
+    ? 'encoded'
+    : 'value';
 }
 
 function bindKey(e: Expression, scope: Scope): KeyEvaluator {

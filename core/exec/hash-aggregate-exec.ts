@@ -2,7 +2,6 @@
  * Hash aggregation for batch queries: every group of the input in one pass. With no grouping keys
  * the result is one row even for empty input (count = 0), as in SQL.
  */
-import { encodeKey } from '../expr/group-key.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import type { Row } from '../types/row.js';
@@ -25,16 +24,17 @@ export class HashAggregateExec implements PhysicalOperator {
   }
 
   produce(ctx: ExecutionContext, consume: RowConsumer): void {
-    const groups = new Map<string, Group>();
     const grouping = this.grouping;
+    const index = grouping.newIndex<Group>();
+    const groups: Group[] = [];
     // One fold function for all rows (not a closure per row): the row it folds is `current`.
     let current: Row = [];
     const fold = (keyValues: unknown[]): void => {
-      const key = encodeKey(keyValues);
-      let group = groups.get(key);
+      let group = index.get(keyValues);
       if (!group) {
         group = grouping.newGroup(keyValues);
-        groups.set(key, group);
+        index.set(keyValues, group);
+        groups.push(group);
       }
       grouping.update(group, current);
     };
@@ -42,7 +42,7 @@ export class HashAggregateExec implements PhysicalOperator {
       current = row;
       grouping.forEachKey(row, fold);
     });
-    if (this.global && groups.size === 0) groups.set('', grouping.newGroup([]));
-    for (const group of groups.values()) consume(grouping.output(group));
+    if (this.global && groups.length === 0) groups.push(grouping.newGroup([]));
+    for (const group of groups) consume(grouping.output(group));
   }
 }

@@ -57,6 +57,8 @@ export class StatefulAggregateExec implements PhysicalOperator {
   ): Map<string, Group> {
     const grouping = this.grouping;
     const changed = new Map<string, Group>();
+    // Rows find their group here, by key values; the encoded key is made once per group, for the store.
+    const index = grouping.newIndex<Group>();
     let late = 0;
     // One fold function for all rows (not a closure per row): the row it folds is `current`.
     let current: Row = [];
@@ -68,11 +70,12 @@ export class StatefulAggregateExec implements PhysicalOperator {
           return;
         }
       }
-      const key = encodeKey(keyValues);
-      let group = changed.get(key);
+      let group = index.get(keyValues);
       if (!group) {
+        const key = encodeKey(keyValues);
         const stored = store.get(key) as Group | undefined;
         group = stored ? copyStateValue(stored) : grouping.newGroup(keyValues);
+        index.set(keyValues, group);
         changed.set(key, group);
       }
       grouping.update(group, current);

@@ -96,9 +96,6 @@ const NON_FINITE: ReadonlyMap<string, number> = new Map([
   ['-INF', -Infinity],
 ]);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Instants as JSON writers emit them, with fields in ranges where Date.parse agrees with parseTimestamp. */
-const ISO_INSTANT =
-  /^[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{3})?Z$/;
 
 /** True for a JSON object (not null, not an array). */
 export function isJsonObject(json: unknown): json is JsonObject {
@@ -158,16 +155,9 @@ function readerFor(t: DataType, path: string): JsonReader {
   }
 }
 
-/**
- * A timestamp from text, or from integral seconds since the epoch as Spark reads JSON numbers.
- * The common ISO form (`2024-01-01T10:00:00.000Z`, as to_json writes it) goes through the native
- * Date.parse, several times faster than the general pattern. Days past the 28th take the general
- * pattern too, because Date.parse rolls February 30 over to March.
- */
+/** A timestamp from text, or from integral seconds since the epoch as Spark reads JSON numbers. */
 function timestampOf(json: unknown): number | null {
-  if (typeof json === 'string') {
-    return ISO_INSTANT.test(json) ? Date.parse(json) * 1000 : parseTimestamp(json);
-  }
+  if (typeof json === 'string') return parseTimestamp(json);
   return Number.isInteger(json) ? (json as number) * MICROS.second : null;
 }
 

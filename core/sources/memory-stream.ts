@@ -10,7 +10,13 @@ import type { Offset, Source } from './source.js';
 
 /** An in-memory append-only stream of rows. */
 export class MemoryStream implements Source {
-  private readonly rows: Row[] = [];
+  /**
+   * The rows, in the chunks addData received them. One array of every row would be copied as it
+   * grows, and once it is old, each row appended to it costs the garbage collector a write barrier.
+   */
+  private readonly chunks: Row[][] = [];
+  /** The offset after each chunk (ascending), to find where a range starts by binary search. */
+  private readonly chunkEnds: number[] = [];
 
   private readonly convert: (obj: RowObject) => Row;
 
@@ -36,19 +42,47 @@ export class MemoryStream implements Source {
       }
       return convert(r);
     });
-    for (const row of converted) this.rows.push(row); // not push(...): spreading a large batch overflows the stack
-    return this.rows.length;
+    if (converted.length > 0) {
+      this.chunks.push(converted);
+      this.chunkEnds.push(this.size + converted.length);
+    }
+    return this.size;
+  }
+
+  /** The number of rows added so far. */
+  private get size(): number {
+    return this.chunkEnds.length === 0 ? 0 : this.chunkEnds[this.chunkEnds.length - 1];
   }
 
   async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
-    return this.rows.length === 0 ? start : this.rows.length;
+    return this.size === 0 ? start : this.size;
   }
 
   async backlog(end: Offset | undefined): Promise<number> {
-    return this.rows.length - ((end as number | undefined) ?? 0);
+    return this.size - ((end as number | undefined) ?? 0);
   }
 
   async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
-    return this.rows.slice((start as number | undefined) ?? 0, end as number);
+    const from = (start as number | undefined) ?? 0;
+    const to = end as number;
+    const pieces: Row[][] = [];
+    for (let c = this.chunkAfter(from); c < this.chunks.length; c++) {
+      const chunkStart = c === 0 ? 0 : this.chunkEnds[c - 1];
+      if (chunkStart >= to) break;
+      pieces.push(this.chunks[c].slice(Math.max(from - chunkStart, 0), to - chunkStart));
+    }
+    return pieces.length === 1 ? pieces[0] : pieces.flat();
+  }
+
+  /** The index of the first chunk that ends after `offset` (the chunk count when none does). */
+  private chunkAfter(offset: number): number {
+    let low = 0;
+    let high = this.chunkEnds.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.chunkEnds[middle] <= offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }

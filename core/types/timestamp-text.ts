@@ -20,6 +20,8 @@ const TIMESTAMP_PATTERN =
  * or returns null when the text is not a valid timestamp.
  */
 export function parseTimestamp(text: string): number | null {
+  const instant = parseIsoInstant(text);
+  if (instant !== undefined) return instant;
   const m = TIMESTAMP_PATTERN.exec(text);
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
@@ -56,6 +58,56 @@ export function formatDate(days: number): string {
 /** Formats microseconds as an ISO 8601 instant (`...T...Z`), the form JSON output uses. */
 export function formatIsoInstant(micros: number): string {
   return new Date(Math.floor(micros / 1000)).toISOString();
+}
+
+/** ISO instants as JSON writers and `toISOString` emit them; a 9 stands for any digit. */
+const ISO_MILLIS_SHAPE = '9999-99-99T99:99:99.999Z';
+const ISO_SECONDS_SHAPE = '9999-99-99T99:99:99Z';
+const ZERO = 48;
+const NINE = 57;
+
+/**
+ * An ISO instant (`2026-01-01T10:03:12.345Z`) read by character position: event times nearly always
+ * come in this form, and this is several times faster than the pattern. Undefined for text of any
+ * other form, which the pattern then reads (to the same result for this form).
+ */
+function parseIsoInstant(text: string): number | null | undefined {
+  const shape =
+    text.length === ISO_MILLIS_SHAPE.length
+      ? ISO_MILLIS_SHAPE
+      : text.length === ISO_SECONDS_SHAPE.length
+        ? ISO_SECONDS_SHAPE
+        : undefined;
+  if (shape === undefined || !hasShape(text, shape)) return undefined;
+  const year = numberAt(text, 0, 4);
+  const month = numberAt(text, 5, 2);
+  const day = numberAt(text, 8, 2);
+  const hour = numberAt(text, 11, 2);
+  const minute = numberAt(text, 14, 2);
+  const second = numberAt(text, 17, 2);
+  const millis = shape === ISO_MILLIS_SHAPE ? numberAt(text, 20, 3) : 0;
+  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysInMonth(year, month))) {
+    return null;
+  }
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  return (Date.UTC(year, month - 1, day, hour, minute, second) + millis) * 1000;
+}
+
+/** True when `text` has a digit where `shape` has a 9, and the same character elsewhere. */
+function hasShape(text: string, shape: string): boolean {
+  for (let i = 0; i < shape.length; i++) {
+    const c = text.charCodeAt(i);
+    const expected = shape.charCodeAt(i);
+    if (expected === NINE ? c < ZERO || c > NINE : c !== expected) return false;
+  }
+  return true;
+}
+
+/** The decimal number written by the `length` digits at `start`. */
+function numberAt(text: string, start: number, length: number): number {
+  let value = 0;
+  for (let i = start; i < start + length; i++) value = value * 10 + text.charCodeAt(i) - ZERO;
+  return value;
 }
 
 function daysInMonth(year: number, month: number): number {

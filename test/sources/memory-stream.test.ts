@@ -42,6 +42,20 @@ describe('MemoryStream', () => {
     expect(await stream.getBatch(2, 3)).toEqual([[3, 'c']]);
   });
 
+  it('reads a range that spans several addData calls', async () => {
+    const stream = new MemoryStream(schema);
+    stream.addData([{ id: 1 }, { id: 2 }]);
+    stream.addData([]);
+    stream.addData([{ id: 3 }]);
+    stream.addData([{ id: 4 }, { id: 5 }]);
+    const ids = async (start: number | undefined, end: number) =>
+      (await stream.getBatch(start, end)).map((row) => row[0]);
+    expect(await ids(1, 4)).toEqual([2, 3, 4]);
+    expect(await ids(undefined, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(await ids(2, 3)).toEqual([3]);
+    expect(await ids(3, 3)).toEqual([]);
+  });
+
   it('replays the same rows for the same offsets, however much was added later', async () => {
     const stream = new MemoryStream(schema);
     stream.addData([
