@@ -3,14 +3,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeltaLog, DeltaSink, type DeltaSinkOptions, SluiceSession } from '../../core/index.js';
 import { tempDir } from '../support/temp-dir.js';
-import {
-  batchResult,
-  canonical,
-  clickBatches,
-  clickStream,
-  FLUSH,
-  startStream,
-} from './window-counts.js';
+import { batchResult, canonical, clickBatches, streamAll } from './window-counts.js';
 
 let duck: DuckDBConnection;
 
@@ -31,17 +24,7 @@ const sqlString = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 async function streamedTable(options: DeltaSinkOptions) {
   const table = tempDir('sluice-delta-');
   const chunks = clickBatches();
-  const events = clickStream();
-  const q = await startStream({
-    sink: new DeltaSink(table, options),
-    checkpoint: tempDir(),
-    events,
-  });
-  for (const chunk of [...chunks, [FLUSH]]) {
-    events.addData(chunk);
-    await q.processAllAvailable();
-  }
-  await q.stop();
+  await streamAll(new DeltaSink(table, options), chunks);
   const snapshot = (await DeltaLog.at(table).snapshot())!;
   return { table, snapshot, expected: await batchResult(chunks.flat()) };
 }

@@ -5,7 +5,6 @@ import {
   type BatchStep,
   DeltaLog,
   DeltaSink,
-  type DeltaSinkOptions,
   DeltaSnapshot,
   type RowObject,
   SluiceSession,
@@ -20,6 +19,7 @@ import {
   clickStream,
   FLUSH,
   startStream,
+  streamAll,
 } from './window-counts.js';
 
 const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
@@ -43,31 +43,11 @@ async function transactions(table: string): Promise<TransactionAction[]> {
   return txns;
 }
 
-/** Streams every chunk, then the flush click, into a Delta table; returns the query's id. */
-async function streamAll(
-  table: string,
-  chunks: RowObject[][],
-  options: DeltaSinkOptions = {},
-): Promise<string> {
-  const events = clickStream();
-  const query = await startStream({
-    sink: new DeltaSink(table, options),
-    checkpoint: tempDir(),
-    events,
-  });
-  for (const chunk of [...chunks, [FLUSH]]) {
-    events.addData(chunk);
-    await query.processAllAvailable();
-  }
-  await query.stop();
-  return query.id;
-}
-
 describe('the canonical windowed count streamed into a Delta table on the local filesystem', () => {
   it('reads back with read.delta as the batch query computes it, one version per batch with its txn', async () => {
     const table = tempDir('sluice-delta-');
     const chunks = clickBatches();
-    const queryId = await streamAll(table, chunks);
+    const queryId = await streamAll(new DeltaSink(table), chunks);
 
     expect(await readBack(table)).toEqual(await batchResult(chunks.flat()));
     const txns = await transactions(table);
@@ -78,7 +58,7 @@ describe('the canonical windowed count streamed into a Delta table on the local 
   it('writes Hive-style partition directories with partitionBy and reads the same rows back', async () => {
     const table = tempDir('sluice-delta-');
     const chunks = clickBatches();
-    await streamAll(table, chunks, { partitionBy: ['category'] });
+    await streamAll(new DeltaSink(table, { partitionBy: ['category'] }), chunks);
 
     expect(await readBack(table)).toEqual(await batchResult(chunks.flat()));
     expect(readdirSync(table).sort()).toEqual([
@@ -107,7 +87,7 @@ describe('the canonical windowed count streamed into a Delta table on the local 
   it('splits a batch into files of about the target size', async () => {
     const table = tempDir('sluice-delta-');
     const chunks = clickBatches(2, 200);
-    await streamAll(table, chunks, { targetFileSize: 600 });
+    await streamAll(new DeltaSink(table, { targetFileSize: 600 }), chunks);
 
     expect(await readBack(table)).toEqual(await batchResult(chunks.flat()));
     const snapshot = (await DeltaLog.at(table).snapshot())!;

@@ -17,6 +17,7 @@ import {
   window,
 } from '../../core/index.js';
 import { at, clickSchema } from '../support/events.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Categories, including a NULL and names that need escaping in partition directories. */
 export const CATEGORIES = ['books', 'games', 'music & film', 'a=b/c%d:e', null];
@@ -93,4 +94,16 @@ export function startStream(options: StreamOptions): Promise<StreamingQuery> {
 /** A new MemoryStream of clicks. */
 export function clickStream(): MemoryStream {
   return new SluiceSession().memoryStream(clickSchema, 'clicks');
+}
+
+/** Streams every chunk, then the flush click, into `sink` on a new checkpoint; returns the query's id. */
+export async function streamAll(sink: Sink, chunks: readonly RowObject[][]): Promise<string> {
+  const events = clickStream();
+  const query = await startStream({ sink, checkpoint: tempDir(), events });
+  for (const chunk of [...chunks, [FLUSH]]) {
+    events.addData(chunk);
+    await query.processAllAvailable();
+  }
+  await query.stop();
+  return query.id;
 }
