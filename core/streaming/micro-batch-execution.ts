@@ -103,17 +103,18 @@ export class MicroBatchExecution {
   private readonly repository: StateRepository;
   private readonly clock: () => number;
   private cache: CachedState | undefined;
-  /** The processing time the plan's current_timestamp() reads; set from each batch's intent. */
-  private readonly clockHolder: BatchClock = { batchTimestampMicros: 0 };
   private lease: Lease | undefined;
   private lastCommittedIntent: OffsetIntent | undefined;
 
   private constructor(
     private readonly options: MicroBatchExecutionOptions,
     queryId: string,
+    physical: PhysicalPlan,
+    /** The processing time the plan's current_timestamp() reads; set from each batch's intent. */
+    private readonly clockHolder: BatchClock,
   ) {
     this.queryId = queryId;
-    this.physical = planPhysical(options.plan, true, this.clockHolder);
+    this.physical = physical;
     const nodes = allNodes(options.plan);
     this.streamingRelations = nodes.filter(
       (n): n is StreamingRelation => n.kind === 'streamingRelation',
@@ -135,10 +136,9 @@ export class MicroBatchExecution {
 
   /** Opens the checkpoint (creating it on first start), checks that it belongs to this query, and opens the sink. */
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
-    const fingerprint = planFingerprint(
-      planPhysical(options.plan, true, { batchTimestampMicros: 0 }),
-      options.numStatePartitions,
-    );
+    const clockHolder: BatchClock = { batchTimestampMicros: 0 };
+    const physical = planPhysical(options.plan, true, clockHolder);
+    const fingerprint = planFingerprint(physical, options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
       await options.checkpoint.createMetadata({
@@ -164,6 +164,8 @@ export class MicroBatchExecution {
     return new MicroBatchExecution(
       { ...options, numStatePartitions: metadata.numStatePartitions },
       metadata.queryId,
+      physical,
+      clockHolder,
     );
   }
 
