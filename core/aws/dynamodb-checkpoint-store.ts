@@ -19,6 +19,7 @@
  * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to the
  * object store (write-once key) and the item references it.
  */
+import { sortableId } from '../checkpoint/sortable-id.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -182,7 +183,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     if (Buffer.byteLength(record) <= limit || !this.options.largeRecords) {
       return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, record });
     }
-    const recordKey = `checkpoint/${this.options.queryId}/offsets/${String(intent.batchId).padStart(20, '0')}-${randomUUID()}.json`;
+    const recordKey = `checkpoint/${this.options.queryId}/offsets/${sortableId(intent.batchId)}-${randomUUID()}.json`;
     await this.options.largeRecords.put(recordKey, Buffer.from(record));
     return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, recordKey });
   }
@@ -330,11 +331,11 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
 }
 
 function intentKey(batchId: number): string {
-  return `offsets#${String(batchId).padStart(20, '0')}`;
+  return `offsets#${sortableId(batchId)}`;
 }
 
 function commitKey(batchId: number): string {
-  return `commit#${String(batchId).padStart(20, '0')}`;
+  return `commit#${sortableId(batchId)}`;
 }
 
 /** At most 36 characters, the same for every retry of one commit and different for any other. */

@@ -3,6 +3,7 @@
  * `metadata.json`, `offsets/<batchId>.json` (intents) and `commits/<batchId>.json`, batch ids
  * zero-padded so that listing order is batch order. Every create is atomic and create-if-absent.
  */
+import { sortableId } from './sortable-id.js';
 import { CheckpointError } from '../errors.js';
 import {
   CHECKPOINT_FORMAT_VERSION,
@@ -106,5 +107,5 @@ export class FileCheckpointStore implements CheckpointStore {
 
 /** `offsets/00000000000000000042.json`: zero-padded so keys sort in batch order. */
 function batchKey(kind: 'offsets' | 'commits', batchId: number): string {
-  return `${kind}/${String(batchId).padStart(20, '0')}.json`;
+  return `${kind}/${sortableId(batchId)}.json`;
 }

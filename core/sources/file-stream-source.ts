@@ -7,6 +7,7 @@
  * is never admitted again, even after a restart. Files are admitted oldest first (by modification
  * time, then name), or newest first with `latestFirst`, at most `maxFilesPerTrigger` per batch.
  */
+import { sortableId } from '../checkpoint/sortable-id.js';
 import { statSync } from 'node:fs';
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { CheckpointError, InvalidOptionError } from '../errors.js';
@@ -65,7 +66,7 @@ export class FileStreamSource implements Source {
     const admitted = fresh.slice(0, this.options.maxFilesPerTrigger ?? fresh.length);
     if (admitted.length === 0) return start;
     const entry: LogEntry = { formatVersion: 1, start: log.length, files: admitted };
-    const key = `${String(log.length).padStart(20, '0')}.json`;
+    const key = `${sortableId(log.length)}.json`;
     if ((await this.log.putIfAbsent(key, Buffer.from(JSON.stringify(entry)))) === 'exists') {
       this.files = undefined; // another run wrote this entry: use its list
       return this.latestOffset(start);

@@ -14,6 +14,7 @@
  * one `[key, value]` (put) or `[key]` (delete) per line. A file whose checksum does not match, or a
  * missing file, is a CheckpointError naming its key: state is never silently reset.
  */
+import { sortableId } from '../checkpoint/sortable-id.js';
 import { createHash } from 'node:crypto';
 import { CheckpointError } from '../errors.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
@@ -104,7 +105,7 @@ export class StateRepository {
       numPartitions: this.numPartitions,
       operators,
     };
-    const manifestKey = `state/manifests/${String(batchId).padStart(20, '0')}-${attemptId}.json`;
+    const manifestKey = `state/manifests/${sortableId(batchId)}-${attemptId}.json`;
     const bytes = Buffer.from(JSON.stringify(manifest));
     await this.store.put(manifestKey, bytes);
     return {
@@ -126,7 +127,7 @@ export class StateRepository {
   ): Promise<{ files: PartitionFiles; bytes: number }> {
     const snapshot = current.deltas.length + 1 >= this.snapshotInterval;
     const kind = snapshot ? 'snapshot' : 'delta';
-    const key = `state/${op}/${p}/${String(batchId).padStart(20, '0')}-${attemptId}.${kind}`;
+    const key = `state/${op}/${p}/${sortableId(batchId)}-${attemptId}.${kind}`;
     const lines: string[] = [];
     const entries = snapshot ? store.partitionEntries(p) : changes.entries();
     for (const [k, v] of entries) {
