@@ -10,16 +10,20 @@ import { FileCheckpointStore } from '../checkpoint/file-checkpoint-store.js';
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
-import { ConsoleSink } from '../sinks/console-sink.js';
 import { type ForeachBatchFunction, ForeachBatchSink } from '../sinks/foreach-batch-sink.js';
-import { MemorySink } from '../sinks/memory-sink.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
+import {
+  type InvocationBudget,
+  type InvocationResult,
+  runInvocation,
+} from '../streaming/invocation.js';
 import { type BatchStep, MicroBatchExecution } from '../streaming/micro-batch-execution.js';
 import type { StreamingQueryProgress } from '../streaming/progress.js';
 import { StreamingQuery } from '../streaming/streaming-query.js';
 import { resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
-import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
+import { type OptionValue, positiveIntegerOption } from './reader-options.js';
+import { checkSinkFormat, createSink } from './sink-formats.js';
 
 /** Default number of state partitions (fixed when a checkpoint is created). */
 export const DEFAULT_STATE_PARTITIONS = 16;
@@ -64,14 +68,9 @@ export class DataStreamWriter {
     return this;
   }
 
-  /** The sink by name: memory (default) or console. */
+  /** The sink by name: memory (default), console, or a connector's format. */
   format(name: string): this {
-    if (!['memory', 'console'].includes(name)) {
-      throw new InvalidOptionError(
-        `Unknown sink format '${name}'; use memory or console, foreachBatch(fn), or sink(customSink).`,
-      );
-    }
-    this.formatName = name;
+    this.formatName = checkSinkFormat(name);
     return this;
   }
 
@@ -117,12 +116,37 @@ export class DataStreamWriter {
     return this;
   }
 
-  /** Checks the query, opens its checkpoint and starts running batches in the background. */
-  async start(): Promise<StreamingQuery> {
-    checkStreamingPlan(this.df.plan, this.mode);
+  /**
+   * Checks the query, opens its checkpoint and starts running batches in the background. `path` is
+   * the location of a file-based sink (the same as option('path', path)).
+   */
+  async start(path?: string): Promise<StreamingQuery> {
     const trigger = resolveTrigger(this.triggerSpec);
+    const execution = await this.execution(path);
+    return new StreamingQuery(execution, trigger, this.name ?? null, this.progressHook);
+  }
+
+  /**
+   * Runs the query's batches for one serverless invocation: back to back (or one per trigger
+   * interval, within `budget.runForMs`) while the time budget allows, then releases the lease. The
+   * Lambda runner calls this once per scheduled event; the checkpoint must be shared (`checkpoint()`).
+   */
+  async runInvocation(budget: InvocationBudget, path?: string): Promise<InvocationResult> {
+    const trigger = resolveTrigger(this.triggerSpec);
+    const execution = await this.execution(path);
+    return runInvocation(execution, {
+      ...budget,
+      triggerIntervalMs:
+        budget.triggerIntervalMs ?? (trigger.kind === 'processingTime' ? trigger.intervalMs : 0),
+      onProgress: budget.onProgress ?? this.progressHook,
+    });
+  }
+
+  private async execution(path: string | undefined): Promise<MicroBatchExecution> {
+    if (path !== undefined) this.options.set('path', path);
+    checkStreamingPlan(this.df.plan, this.mode);
     const sink = this.sinkOverride ?? this.namedSink();
-    const execution = await MicroBatchExecution.start({
+    return MicroBatchExecution.start({
       ...(this.backend ?? this.localBackend()),
       plan: this.df.plan,
       outputMode: this.mode,
@@ -140,7 +164,6 @@ export class DataStreamWriter {
       queryName: this.name,
       afterStep: this.stepHook,
     });
-    return new StreamingQuery(execution, trigger, this.name ?? null, this.progressHook);
   }
 
   private localBackend(): CheckpointBackend {
@@ -165,14 +188,10 @@ export class DataStreamWriter {
   }
 
   private namedSink(): Sink {
-    if (this.formatName === 'console') {
-      return new ConsoleSink({
-        numRows: positiveIntegerOption('numRows', this.options.get('numrows')),
-        truncate: booleanOption('truncate', this.options.get('truncate')),
-      });
-    }
-    const sink = new MemorySink(this.df.schema, this.name ?? 'memory');
-    if (this.name) this.df.session.registerTable(this.name, sink);
-    return sink;
+    return createSink(this.formatName, {
+      options: this.options,
+      df: this.df,
+      queryName: this.name,
+    });
   }
 }

@@ -1,8 +1,10 @@
 /**
- * One invocation of a query (a Lambda run): micro-batches back to back while the time budget allows,
- * then the lease is released. The invocation starts no batch it cannot expect to finish before its
- * deadline (the longest batch so far, or a first-batch estimate, plus a safety margin), and a batch
- * that still overruns is abandoned before its commit. Lease and commit outcomes end the invocation
+ * One invocation of a query (a Lambda run): micro-batches while the time budget allows, then the
+ * lease is released. Without a trigger interval batches run back to back until there is no new data;
+ * with one, a batch starts every interval until the invocation's period (`runForMs`, the schedule's
+ * interval) is over, so a one-minute schedule can drive a ten-second trigger. The invocation starts no
+ * batch it cannot expect to finish before its deadline (the longest batch so far, or a first-batch
+ * estimate, plus a safety margin), and a batch that still overruns is abandoned before its commit. Lease and commit outcomes end the invocation
  * quietly, with the reason in the result and the log: they are expected in a system where
  * invocations may be duplicated, retried or overlap.
  */
@@ -17,13 +19,22 @@ export interface InvocationBudget {
   readonly safetyMarginMs?: number;
   /** The expected duration of a batch before one has run. @default 1000 */
   readonly firstBatchEstimateMs?: number;
+  /** Milliseconds between batch starts (a processingTime trigger). @default 0: back to back */
+  readonly triggerIntervalMs?: number;
+  /**
+   * How long the invocation keeps triggering batches, idle or not, before it leaves the rest to the
+   * next scheduled invocation. @default 0: stop at the first batch with no new data
+   */
+  readonly runForMs?: number;
   /** Receives one structured entry per batch outcome. */
   readonly log?: (entry: Record<string, unknown>) => void;
+  /** Receives the progress of every committed batch. */
+  readonly onProgress?: (progress: StreamingQueryProgress) => void;
 }
 
 /** Why an invocation stopped. */
 export type InvocationStop =
-  'idle' | 'time-budget' | Exclude<BatchOutcome['kind'], 'committed' | 'idle'>;
+  'idle' | 'time-budget' | 'period-over' | Exclude<BatchOutcome['kind'], 'committed' | 'idle'>;
 
 /** What an invocation did. */
 export interface InvocationResult {
@@ -37,23 +48,36 @@ export async function runInvocation(
   budget: InvocationBudget,
 ): Promise<InvocationResult> {
   const margin = budget.safetyMarginMs ?? 2_000;
+  const intervalMs = budget.triggerIntervalMs ?? 0;
   const log = budget.log ?? (() => {});
   const batches: StreamingQueryProgress[] = [];
+  const periodEndsAt = Date.now() + (budget.runForMs ?? 0);
   let longestMs = budget.firstBatchEstimateMs ?? 1_000;
+  let nextTriggerAt = Date.now();
   try {
     while (true) {
-      if (budget.remainingMs() < longestMs + margin) return stop('time-budget');
-      const deadlineMs = Date.now() + budget.remainingMs() - margin;
+      const waitMs = Math.max(0, nextTriggerAt - Date.now());
+      if (budget.remainingMs() - waitMs < longestMs + margin) return stop('time-budget');
+      if (waitMs > 0) await sleep(waitMs);
+      const triggeredAt = Date.now();
+      const deadlineMs = triggeredAt + budget.remainingMs() - margin;
       const outcome = await execution.runNextBatch(deadlineMs);
-      if (outcome.kind !== 'committed')
-        return stop(outcome.kind === 'abandoned' ? 'abandoned' : outcome.kind, outcome);
-      batches.push(outcome.progress);
-      longestMs = Math.max(longestMs, outcome.progress.durationMs.triggerExecution);
-      log({
-        message: 'batch committed',
-        batchId: outcome.progress.batchId,
-        progress: outcome.progress,
-      });
+      if (outcome.kind === 'committed') {
+        batches.push(outcome.progress);
+        longestMs = Math.max(longestMs, outcome.progress.durationMs.triggerExecution);
+        log({
+          message: 'batch committed',
+          batchId: outcome.progress.batchId,
+          progress: outcome.progress,
+        });
+        budget.onProgress?.(outcome.progress);
+      } else if (outcome.kind !== 'idle') {
+        return stop(outcome.kind, outcome);
+      }
+      nextTriggerAt = triggeredAt + intervalMs;
+      const periodOver = nextTriggerAt >= periodEndsAt;
+      if (outcome.kind === 'idle' && periodOver) return stop('idle');
+      if (intervalMs > 0 && periodOver) return stop('period-over');
     }
   } finally {
     await execution.releaseLease();
@@ -63,6 +87,10 @@ export async function runInvocation(
     if (reason !== 'idle') log({ message: describe(reason), ...outcome });
     return { batches, stoppedBecause: reason };
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function describe(reason: InvocationStop): string {
@@ -77,6 +105,8 @@ function describe(reason: InvocationStop): string {
       return 'time budget ran out before the commit; the batch is abandoned and re-runs from its intent';
     case 'time-budget':
       return 'not enough time left for another batch';
+    case 'period-over':
+      return "this invocation's trigger period is over; the next scheduled invocation continues";
     case 'idle':
       return 'no new data';
   }

@@ -92,4 +92,41 @@ describe('one invocation', () => {
     ]);
     expect(sink.rows()).toEqual([{ k: 'a', count: 2 }]);
   });
+
+  it('with a trigger interval, starts a batch every interval until its period is over', async () => {
+    const { input, sink, execution } = setup();
+    input.addData([{ k: 'a' }]);
+    const started = Date.now();
+    const result = await runInvocation(await execution(), {
+      remainingMs: budget(10_000),
+      safetyMarginMs: 100,
+      firstBatchEstimateMs: 10,
+      triggerIntervalMs: 200,
+      runForMs: 700,
+      onProgress: (p) => {
+        if (p.batchId === 0) input.addData([{ k: 'b' }]);
+      },
+    });
+    expect(result.batches.map((b) => [b.batchId, b.numInputRows])).toEqual([
+      [0, 1],
+      [1, 1],
+    ]);
+    expect(result.stoppedBecause).toBe('idle');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(sink.rows()).toHaveLength(2);
+  });
+
+  it('leaves new data to the next scheduled invocation once its period is over', async () => {
+    const { input, execution } = setup();
+    input.addData([{ k: 'a' }]);
+    const result = await runInvocation(await execution(), {
+      remainingMs: budget(10_000),
+      safetyMarginMs: 100,
+      triggerIntervalMs: 60_000,
+      runForMs: 60_000,
+      onProgress: () => input.addData([{ k: 'b' }]),
+    });
+    expect(result.batches.map((b) => b.batchId)).toEqual([0]);
+    expect(result.stoppedBecause).toBe('period-over');
+  });
 });
