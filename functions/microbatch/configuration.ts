@@ -1,0 +1,188 @@
+/**
+ * The micro-batch function's configuration: environment variables set by the `MicroBatchQuery`
+ * construct, validated once at cold start. A bad setting fails the cold start with a message that
+ * names the variable, rather than the first batch. Source and sink are JSON documents, so the
+ * construct (which also derives IAM from them) and the function agree on one typed shape.
+ */
+import { z } from 'zod';
+import { InvalidOptionError } from '../../core/index.js';
+import { parseDuration } from '../../core/types/duration.js';
+
+/** The names of the environment variables the function reads. */
+export const ENV = {
+  queryId: 'SLUICE_QUERY_ID',
+  checkpointTable: 'SLUICE_CHECKPOINT_TABLE',
+  stateBucket: 'SLUICE_STATE_BUCKET',
+  statePrefix: 'SLUICE_STATE_PREFIX',
+  triggerInterval: 'SLUICE_TRIGGER_INTERVAL',
+  scheduleInterval: 'SLUICE_SCHEDULE_INTERVAL',
+  safetyMarginMs: 'SLUICE_SAFETY_MARGIN_MS',
+  source: 'SLUICE_SOURCE',
+  sink: 'SLUICE_SINK',
+  s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
+} as const;
+
+const name = z.string().trim().min(1);
+
+/** How the function authenticates to Kafka (MSK IAM, or SCRAM/PLAIN credentials in Secrets Manager). */
+export const kafkaAuthSchema = z.discriminatedUnion('mechanism', [
+  z.object({ mechanism: z.literal('aws-msk-iam'), region: name.optional() }),
+  z.object({
+    mechanism: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']),
+    /** A secret whose SecretString is `{"username": ..., "password": ...}`. */
+    secretArn: name,
+  }),
+]);
+
+const kafkaConnection = {
+  bootstrapServers: z.array(name).min(1),
+  topic: name,
+  ssl: z.boolean().default(false),
+  sasl: kafkaAuthSchema.optional(),
+};
+
+/** The stream the query reads. */
+export const sourceConfigSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('kafka'),
+    ...kafkaConnection,
+    startingOffsets: z.enum(['earliest', 'latest']).default('earliest'),
+    maxOffsetsPerTrigger: z.number().int().positive().optional(),
+    minOffsetsPerTrigger: z.number().int().positive().optional(),
+    maxTriggerDelay: name.optional(),
+    failOnDataLoss: z.boolean().default(true),
+  }),
+  z.object({
+    kind: z.literal('s3-files'),
+    bucket: name,
+    prefix: z.string().default(''),
+    format: z.enum(['json', 'csv', 'parquet', 'text']),
+    /** DDL, e.g. `ts TIMESTAMP, category STRING` (not needed for text). */
+    schema: name.optional(),
+    maxFilesPerTrigger: z.number().int().positive().optional(),
+  }),
+]);
+
+/** Where the query's results go. */
+export const sinkConfigSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('delta'),
+    bucket: name,
+    path: name,
+    partitionBy: z.array(name).optional(),
+  }),
+  z.object({
+    kind: z.literal('files'),
+    bucket: name,
+    path: name,
+    format: z.enum(['json', 'csv', 'parquet']),
+  }),
+  z.object({ kind: z.literal('dynamodb'), tableName: name }),
+  z.object({ kind: z.literal('kafka'), ...kafkaConnection }),
+]);
+
+/** The stream the query reads. */
+export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+/** Where the query's results go. */
+export type SinkConfig = z.infer<typeof sinkConfigSchema>;
+/** Kafka authentication. */
+export type KafkaAuth = z.infer<typeof kafkaAuthSchema>;
+
+/** The function's validated configuration. */
+export interface MicroBatchConfig {
+  readonly queryId: string;
+  readonly checkpointTable: string;
+  readonly stateBucket: string;
+  readonly statePrefix: string;
+  /** Milliseconds between batch starts. */
+  readonly triggerIntervalMs: number;
+  /** Milliseconds between scheduled invocations: how long one invocation keeps triggering batches. */
+  readonly scheduleIntervalMs: number;
+  /** Time kept free before the Lambda timeout for the commit and the lease release. */
+  readonly safetyMarginMs: number;
+  readonly source: SourceConfig;
+  readonly sink: SinkConfig;
+  /** Path-style S3 addressing, for S3-compatible endpoints (AWS_ENDPOINT_URL_S3). */
+  readonly s3ForcePathStyle: boolean;
+}
+
+/** Reads and validates the configuration from environment variables. */
+export function readConfiguration(
+  env: Readonly<Record<string, string | undefined>>,
+): MicroBatchConfig {
+  const scheduleIntervalMs = durationSetting(env, ENV.scheduleInterval, '1 minute');
+  return {
+    queryId: required(env, ENV.queryId),
+    checkpointTable: required(env, ENV.checkpointTable),
+    stateBucket: required(env, ENV.stateBucket),
+    statePrefix: env[ENV.statePrefix]?.trim() || 'sluice',
+    scheduleIntervalMs,
+    triggerIntervalMs: env[ENV.triggerInterval]
+      ? durationSetting(env, ENV.triggerInterval, '')
+      : scheduleIntervalMs,
+    safetyMarginMs: integerSetting(env, ENV.safetyMarginMs, 5_000),
+    source: jsonSetting(env, ENV.source, sourceConfigSchema),
+    sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
+    s3ForcePathStyle: env[ENV.s3ForcePathStyle] === 'true',
+  };
+}
+
+function required(env: Readonly<Record<string, string | undefined>>, key: string): string {
+  const value = env[key]?.trim();
+  if (!value) throw new InvalidOptionError(`The function needs the environment variable ${key}.`);
+  return value;
+}
+
+function durationSetting(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+  fallback: string,
+): number {
+  const text = env[key]?.trim() || fallback;
+  try {
+    return parseDuration(text, key) / 1000;
+  } catch (error) {
+    throw new InvalidOptionError(
+      `${key}='${text}' is not a duration; use for example '1 minute' or '10 seconds'.`,
+      { cause: error },
+    );
+  }
+}
+
+function integerSetting(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+  fallback: number,
+): number {
+  const text = env[key]?.trim();
+  if (!text) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InvalidOptionError(`${key}='${text}' must be a non-negative integer.`);
+  }
+  return n;
+}
+
+function jsonSetting<T>(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+  schema: z.ZodType<T>,
+): T {
+  const text = required(env, key);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidOptionError(`${key} is not valid JSON: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new InvalidOptionError(`${key} is invalid: ${problems}.`);
+  }
+  return parsed.data;
+}
