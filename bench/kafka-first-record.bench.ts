@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { MemoryObjectStore } from '../core/checkpoint/memory-object-store.js';
+import { closeKafkaConnections } from '../core/kafka/kafka-connection-pool.js';
 import { kafkaOptions } from '../core/kafka/kafka-options.js';
 import { KafkaSource } from '../core/kafka/kafka-source.js';
 import { KafkajsPartitionReader } from '../core/kafka/kafkajs-partition-reader.js';
@@ -66,7 +67,7 @@ try {
         const end = await source.latestOffset(undefined);
         const rows = await source.getBatch(undefined, end);
         check(rows.length === 4, 'four rows');
-        return () => source.stop();
+        return () => source.stop().then(closeKafkaConnections);
       }),
     );
   }

@@ -6,6 +6,7 @@
  * (`read`) reads [startingOffsets, endingOffsets), by default everything from earliest to latest.
  */
 import { InvalidOptionError } from '../errors.js';
+import { parseDuration } from '../types/duration.js';
 import type { IsolationLevel } from './kafka-partition-reader.js';
 import {
   EARLIEST_OFFSET,
@@ -13,6 +14,7 @@ import {
   type NoOffsetForTimestamp,
   type OffsetSpec,
 } from './kafka-offset-spec.js';
+import { kafkaSecurity, type KafkaSecurity, SECURITY_OPTION_NAMES } from './kafka-security.js';
 import type { Subscription } from './kafka-subscription.js';
 import { offsetEntries, parseOffsetsOption, type TopicPartition } from './partition-offsets.js';
 
@@ -26,6 +28,8 @@ export type KafkaReadMode = 'stream' | 'batch';
 export interface KafkaSourceOptions {
   /** `kafka.bootstrap.servers`, split at commas. */
   readonly bootstrapServers: readonly string[];
+  /** TLS and SASL (kafka-security.ts). @default PLAINTEXT */
+  readonly security: KafkaSecurity;
   readonly subscription: Subscription;
   /** @default latest for a stream, earliest for a bounded read */
   readonly startingOffsets: OffsetSpec;
@@ -35,6 +39,19 @@ export interface KafkaSourceOptions {
   readonly startingOffsetsByTimestampStrategy: NoOffsetForTimestamp;
   /** Streams only: the most offsets one batch reads, over all partitions. @default no limit */
   readonly maxOffsetsPerTrigger?: number;
+  /**
+   * Streams only: a trigger with fewer new offsets (over all partitions) runs no batch, unless
+   * `maxTriggerDelayMs` passed since the last batch. @default no minimum
+   */
+  readonly minOffsetsPerTrigger?: number;
+  /** `maxTriggerDelay`: how long minOffsetsPerTrigger may hold batches back. @default 15 minutes */
+  readonly maxTriggerDelayMs: number;
+  /**
+   * Streams only: the consumer group each committed batch's end offsets are copied to, for tools
+   * that watch consumer lag (`kafka.group.id`, unless `commitOffsetsToGroup` is false). Reading
+   * never uses it. @default none
+   */
+  readonly commitOffsetsToGroup?: string;
   /** @default true */
   readonly failOnDataLoss: boolean;
   /** @default false */
@@ -57,10 +74,17 @@ const OPTION_NAMES = [
   'endingTimestamp',
   'endingOffsetsByTimestamp',
   'maxOffsetsPerTrigger',
+  'minOffsetsPerTrigger',
+  'maxTriggerDelay',
   'failOnDataLoss',
   'includeHeaders',
   'kafka.isolation.level',
+  'kafka.group.id',
+  'commitOffsetsToGroup',
+  ...SECURITY_OPTION_NAMES,
 ];
+/** Spark's default maxTriggerDelay. */
+const DEFAULT_MAX_TRIGGER_DELAY_MS = 15 * 60_000;
 const SPELLING = new Map(OPTION_NAMES.map((n) => [n.toLowerCase(), n]));
 
 /** Checks raw options (keyed by lower-cased name, as the readers keep them) for `mode`. */
@@ -92,20 +116,31 @@ export function kafkaOptions(
       `Option ${bounded[0]} is for bounded reads (session.read); a stream (session.readStream) has no end.`,
     );
   }
-  const maxOffsetsPerTrigger = positiveInteger(
+  const streamOnly = [
     'maxOffsetsPerTrigger',
-    text('maxOffsetsPerTrigger'),
-  );
-  if (mode === 'batch' && maxOffsetsPerTrigger !== undefined) {
+    'minOffsetsPerTrigger',
+    'maxTriggerDelay',
+    'kafka.group.id',
+    'commitOffsetsToGroup',
+  ].filter((n) => text(n) !== undefined);
+  if (mode === 'batch' && streamOnly.length > 0) {
     throw new InvalidOptionError(
-      'Option maxOffsetsPerTrigger limits the batches of a stream (session.readStream); a bounded read (session.read) reads [startingOffsets, endingOffsets) at once.',
+      `Option ${streamOnly[0]} is for the batches of a stream (session.readStream); a bounded read (session.read) reads [startingOffsets, endingOffsets) at once.`,
     );
   }
+  const given = (name: string): string | undefined => {
+    const value = raw.get(name.toLowerCase());
+    return value === undefined ? undefined : String(value);
+  };
   return {
     bootstrapServers: servers
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    // credentials and PEM text as given: a password may well end in a space
+    security: kafkaSecurity(given),
+    ...triggerLimits(text),
+    commitOffsetsToGroup: groupForCommits(text),
     subscription: subscription(text),
     startingOffsets: offsetSpec('starting', mode, text),
     endingOffsets: offsetSpec('ending', mode, text),
@@ -115,7 +150,6 @@ export function kafkaOptions(
         text('startingOffsetsByTimestampStrategy')?.toLowerCase(),
         ['error', 'latest'] as const,
       ) ?? 'error',
-    maxOffsetsPerTrigger,
     failOnDataLoss:
       oneOf('failOnDataLoss', text('failOnDataLoss')?.toLowerCase(), ['true', 'false'] as const) !==
       'false',
@@ -128,6 +162,61 @@ export function kafkaOptions(
         'read_uncommitted',
       ] as const) ?? 'read_committed',
   };
+}
+
+/**
+ * maxOffsetsPerTrigger, minOffsetsPerTrigger and maxTriggerDelay (Spark 3.3's names and default);
+ * maxTriggerDelay is a duration such as '15m' or '30 seconds', or milliseconds.
+ */
+function triggerLimits(text: (name: string) => string | undefined) {
+  const maxOffsetsPerTrigger = positiveInteger(
+    'maxOffsetsPerTrigger',
+    text('maxOffsetsPerTrigger'),
+  );
+  const minOffsetsPerTrigger = positiveInteger(
+    'minOffsetsPerTrigger',
+    text('minOffsetsPerTrigger'),
+  );
+  const delay = text('maxTriggerDelay');
+  if (delay !== undefined && minOffsetsPerTrigger === undefined) {
+    throw new InvalidOptionError(
+      'Option maxTriggerDelay bounds how long minOffsetsPerTrigger holds batches back; set minOffsetsPerTrigger too, or remove maxTriggerDelay.',
+    );
+  }
+  if (
+    minOffsetsPerTrigger !== undefined &&
+    maxOffsetsPerTrigger !== undefined &&
+    minOffsetsPerTrigger > maxOffsetsPerTrigger
+  ) {
+    throw new InvalidOptionError(
+      `Option minOffsetsPerTrigger (${minOffsetsPerTrigger}) is more than maxOffsetsPerTrigger (${maxOffsetsPerTrigger}): batches would wait for more offsets than one may read. Lower minOffsetsPerTrigger or raise maxOffsetsPerTrigger.`,
+    );
+  }
+  const maxTriggerDelayMs =
+    delay === undefined
+      ? DEFAULT_MAX_TRIGGER_DELAY_MS
+      : /^\d+$/.test(delay)
+        ? Number(delay)
+        : parseDuration(delay, 'option maxTriggerDelay', true) / 1000;
+  return { maxOffsetsPerTrigger, minOffsetsPerTrigger, maxTriggerDelayMs };
+}
+
+/** `kafka.group.id`, when offsets are to be committed to it (`commitOffsetsToGroup`, true by default). */
+function groupForCommits(text: (name: string) => string | undefined): string | undefined {
+  const groupId = text('kafka.group.id');
+  const commit = oneOf('commitOffsetsToGroup', text('commitOffsetsToGroup')?.toLowerCase(), [
+    'true',
+    'false',
+  ] as const);
+  if (groupId === '') {
+    throw new InvalidOptionError('Invalid option kafka.group.id: name a consumer group.');
+  }
+  if (commit === 'true' && groupId === undefined) {
+    throw new InvalidOptionError(
+      'Option commitOffsetsToGroup=true needs option kafka.group.id: the consumer group to commit the offsets of each batch to.',
+    );
+  }
+  return commit === 'false' ? undefined : groupId;
 }
 
 function subscription(text: (name: string) => string | undefined): Subscription {

@@ -3,10 +3,11 @@
  * partition's records in [start, end). Nothing more, so that another client can replace kafkajs
  * without touching the source (kafkajs-partition-reader.ts is the implementation).
  *
- * A reader never joins a consumer group and never commits: which records a batch reads is decided by
- * the checkpoint's intent alone, and a group rebalance would cost seconds of a paid invocation.
+ * A reader never joins a consumer group: which records a batch reads is decided by the checkpoint's
+ * intent alone, and a group rebalance would cost seconds of a paid invocation. It can copy offsets to
+ * a group (`commitOffsets`) for tools that watch consumer groups' lag; nothing reads them back.
  */
-import type { TopicPartition } from './partition-offsets.js';
+import type { PartitionOffsets, TopicPartition } from './partition-offsets.js';
 
 /**
  * Which records of transactional producers a reader sees: only committed ones (records of open
@@ -67,6 +68,11 @@ export interface KafkaPartitionReader {
   ): Promise<(number | null)[]>;
   /** The records of one partition with offsets in [start, end). */
   readRange(partition: TopicPartition, start: number, end: number): Promise<RangeRead>;
+  /**
+   * Commits `offsets` (per partition, the next offset to read) to consumer group `groupId` as a
+   * client outside the group; fails when the group has active members.
+   */
+  commitOffsets(groupId: string, offsets: PartitionOffsets): Promise<void>;
   /** Closes the reader's connections. */
   close(): Promise<void>;
 }

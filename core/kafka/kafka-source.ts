@@ -10,12 +10,19 @@
  * - A partition in `end` but not in `start` appeared since the last batch: it is read from offset 0,
  *   its beginning, so nothing it received before the batch that found it is skipped (if retention
  *   already removed some of it, that is data loss, as Spark reports it).
- * - Planning admits at most maxOffsetsPerTrigger offsets, split by lag (offset-admission.ts).
+ * - Planning admits at most maxOffsetsPerTrigger offsets, split by lag, and holds a batch back while
+ *   fewer than minOffsetsPerTrigger are pending and maxTriggerDelay has not passed since the last
+ *   committed batch (offset-admission.ts). Both depend only on the cluster's offsets and the
+ *   intents' timestamps, so every attempt and every invocation decides alike.
  * - Lost data (retention, recreated topics, vanished partitions) fails the batch when failOnDataLoss,
  *   else is skipped and counted in the batch's progress as `lostOffsets`.
+ * - With kafka.group.id, each committed batch's end offsets are copied to that consumer group for
+ *   tools that watch its lag. Best effort: a failed copy is reported in the batch's progress
+ *   (metric `offsetsCommittedToGroup` 0 and a warning) and never fails the batch; the checkpoint
+ *   stays the only truth about what was read.
  */
 import { InvalidOptionError } from '../errors.js';
-import type { Offset, Source, SourceContext } from '../sources/source.js';
+import type { Offset, PlanningContext, Source, SourceContext } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { dataLossError } from './data-loss.js';
@@ -26,7 +33,7 @@ import type { KafkaPartitionReader } from './kafka-partition-reader.js';
 import { kafkaSchema } from './kafka-schema.js';
 import { describeSubscription, subscribedPartitions } from './kafka-subscription.js';
 import { kafkajsReader } from './kafkajs-partition-reader.js';
-import { admitOffsets } from './offset-admission.js';
+import { admitOffsets, holdsBatchBack, type PendingOffsets } from './offset-admission.js';
 import {
   checkpointedOffsets,
   offsetEntries,
@@ -49,6 +56,10 @@ export class KafkaSource implements Source {
   private reader: KafkaPartitionReader | undefined;
   /** The range the source read last (its JSON) and the offsets it found lost there. */
   private lastRead: { range: string; lostOffsets: number } | undefined;
+  /** The latest offsets of the partitions when the source last planned a batch. */
+  private latest: PartitionOffsets | undefined;
+  /** The last copy of a batch's end offsets (its JSON) to the consumer group, and why it failed. */
+  private lastGroupCommit: { end: string; failure?: string } | undefined;
 
   constructor(
     private readonly options: KafkaSourceOptions,
@@ -67,39 +78,33 @@ export class KafkaSource implements Source {
 
   /**
    * Plans the next batch: where each current partition's new records end, capped by
-   * maxOffsetsPerTrigger. Data already lost is found here too, before an intent fixes the batch.
+   * maxOffsetsPerTrigger, or no batch while minOffsetsPerTrigger holds it back (`context` gives the
+   * times; without it, nothing is held back). Data already lost is found here too, before an intent
+   * fixes the batch.
    */
-  async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
-    const reader = this.connection();
-    const from =
-      start === undefined
-        ? await this.initial.getOrCreate(() => this.startingOffsets(reader))
-        : checkpointedOffsets(start, this.description);
-    const partitions = await subscribedPartitions(this.options.subscription, reader);
-    const bounds = await reader.offsetBounds(partitions);
-    this.checkNoneGone(from, partitions);
-    const { failOnDataLoss } = this.options;
-    const pending = partitions.map((tp, i) => {
-      const begin = offsetOf(from, tp) ?? 0;
-      const { earliest, latest } = bounds[i];
-      if (latest < begin) {
-        if (failOnDataLoss) {
-          throw dataLossError(this.description, {
-            kind: 'reset',
-            partition: tp,
-            offset: begin,
-            latest,
-          });
-        }
-        return { start: latest, latest }; // go on from the partition's new end
-      }
-      // Offsets that are lost anyway do not use up the batch's allowance.
-      return { start: failOnDataLoss ? begin : Math.max(begin, earliest), latest };
-    });
+  async latestOffset(
+    start: Offset | undefined,
+    context?: PlanningContext,
+  ): Promise<Offset | undefined> {
+    const from = await this.startingAt(start);
+    const { partitions, pending } = await this.pendingOffsets(from);
+    this.latest = offsetsFrom(partitions.map((tp, i) => [tp, pending[i].latest] as const));
+    if (this.heldBack(pending, context)) return start;
     const ends = admitOffsets(pending, this.options.maxOffsetsPerTrigger);
     const end = offsetsFrom(partitions.map((tp, i) => [tp, ends[i]] as const));
     if (JSON.stringify(end) === JSON.stringify(from)) return start; // nothing new
     return end;
+  }
+
+  /** The latest offsets found when the last batch was planned (Spark's `reportLatestOffset`). */
+  reportLatestOffset(): Offset | undefined {
+    return this.latest;
+  }
+
+  /** The offsets available after `end`, over all partitions, ignoring admission limits. */
+  async backlog(end: Offset | undefined): Promise<number> {
+    const { pending } = await this.pendingOffsets(await this.startingAt(end));
+    return pending.reduce((sum, p) => sum + Math.max(0, p.latest - p.start), 0);
   }
 
   /** The records of [start[p], end[p]) of each partition p of `end`. */
@@ -123,10 +128,54 @@ export class KafkaSource implements Source {
     return read.rows;
   }
 
-  /** `lostOffsets`: offsets of the batch that were no longer available and skipped (failOnDataLoss=false). */
+  /**
+   * `lostOffsets`: offsets of the batch that were no longer available and skipped
+   * (failOnDataLoss=false); as in Spark, `avgOffsetsBehindLatest`, `maxOffsetsBehindLatest` and
+   * `minOffsetsBehindLatest` over the partitions, and their sum `offsetsBehindLatest`: how far the
+   * batch's end is behind the latest offsets found when it was planned; with kafka.group.id,
+   * `offsetsCommittedToGroup`: 1 when the end offsets reached the consumer group, else 0.
+   */
   metrics(start: Offset | undefined, end: Offset): Readonly<Record<string, number>> {
     const range = JSON.stringify([start ?? null, end]);
-    return { lostOffsets: this.lastRead?.range === range ? this.lastRead.lostOffsets : 0 };
+    const committed = this.lastGroupCommit;
+    return {
+      lostOffsets: this.lastRead?.range === range ? this.lastRead.lostOffsets : 0,
+      ...this.offsetsBehindLatest(end),
+      ...(this.options.commitOffsetsToGroup === undefined
+        ? {}
+        : {
+            offsetsCommittedToGroup:
+              committed?.end === JSON.stringify(end) && committed.failure === undefined ? 1 : 0,
+          }),
+    };
+  }
+
+  /** Why copying the batch's end offsets to the consumer group failed, if it did. */
+  warnings(_start: Offset | undefined, end: Offset): readonly string[] {
+    const committed = this.lastGroupCommit;
+    return committed?.end === JSON.stringify(end) && committed.failure ? [committed.failure] : [];
+  }
+
+  /**
+   * After the batch ending at `end` committed: copies its end offsets to the consumer group, if one
+   * is configured. Never throws: the batch is committed whatever happens here.
+   */
+  async commit(end: Offset): Promise<void> {
+    const groupId = this.options.commitOffsetsToGroup;
+    if (groupId === undefined || end === null || end === undefined) return;
+    const key = JSON.stringify(end);
+    try {
+      await this.connection().commitOffsets(groupId, checkpointedOffsets(end, this.description));
+      this.lastGroupCommit = { end: key };
+    } catch (e) {
+      // reported in the batch's progress (warnings, offsetsCommittedToGroup 0): the copy is for
+      // monitoring only, and the next batch's copy carries the offsets forward
+      const said = (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+      this.lastGroupCommit = {
+        end: key,
+        failure: `${this.description}: the batch committed, but copying its end offsets to consumer group '${groupId}' failed, so tools watching the group see it behind until a later batch's copy succeeds: ${said}. A group with active consumers refuses commits from outside it: give kafka.group.id a group no consumer uses.`,
+      };
+    }
   }
 
   async stop(): Promise<void> {
@@ -137,6 +186,71 @@ export class KafkaSource implements Source {
 
   private connection(): KafkaPartitionReader {
     return (this.reader ??= this.createReader(this.options));
+  }
+
+  /** Where a batch after `offset` starts: there, or at the initial offsets before the first batch. */
+  private async startingAt(offset: Offset | undefined): Promise<PartitionOffsets> {
+    if (offset !== undefined) return checkpointedOffsets(offset, this.description);
+    return this.initial.getOrCreate(() => this.startingOffsets(this.connection()));
+  }
+
+  /**
+   * Each current partition's pending offsets after `from`: from where the last batch ended (0 for a
+   * new partition) to its latest offset. Data already lost fails here when failOnDataLoss; else lost
+   * offsets are not counted as pending, and a partition that went back starts from its new end.
+   */
+  private async pendingOffsets(from: PartitionOffsets) {
+    const reader = this.connection();
+    const partitions = await subscribedPartitions(this.options.subscription, reader);
+    const bounds = await reader.offsetBounds(partitions);
+    this.checkNoneGone(from, partitions);
+    const { failOnDataLoss } = this.options;
+    const pending = partitions.map((tp, i): PendingOffsets => {
+      const begin = offsetOf(from, tp) ?? 0;
+      const { earliest, latest } = bounds[i];
+      if (latest < begin) {
+        if (failOnDataLoss) {
+          throw dataLossError(this.description, {
+            kind: 'reset',
+            partition: tp,
+            offset: begin,
+            latest,
+          });
+        }
+        return { start: latest, latest }; // go on from the partition's new end
+      }
+      // Offsets that are lost anyway do not use up the batch's allowance.
+      return { start: failOnDataLoss ? begin : Math.max(begin, earliest), latest };
+    });
+    return { partitions, pending };
+  }
+
+  /** minOffsetsPerTrigger: too few pending offsets, and maxTriggerDelay not over since the last batch. */
+  private heldBack(pending: readonly PendingOffsets[], context: PlanningContext | undefined) {
+    const { minOffsetsPerTrigger, maxTriggerDelayMs } = this.options;
+    if (minOffsetsPerTrigger === undefined || context === undefined) return false;
+    return holdsBatchBack(
+      pending,
+      { minOffsets: minOffsetsPerTrigger, maxDelayMs: maxTriggerDelayMs },
+      { nowMs: context.batchTimestampMs, previousMs: context.previousBatchTimestampMs },
+    );
+  }
+
+  /** How far `end` is behind the latest offsets found when the batch was planned. */
+  private offsetsBehindLatest(end: Offset): Record<string, number> {
+    if (!this.latest) return {};
+    const until = checkpointedOffsets(end, this.description);
+    const behind = offsetEntries(this.latest).map(([tp, latest]) =>
+      Math.max(0, latest - (offsetOf(until, tp) ?? 0)),
+    );
+    if (behind.length === 0) return {};
+    const total = behind.reduce((a, b) => a + b, 0);
+    return {
+      offsetsBehindLatest: total,
+      avgOffsetsBehindLatest: total / behind.length,
+      maxOffsetsBehindLatest: Math.max(...behind),
+      minOffsetsBehindLatest: Math.min(...behind),
+    };
   }
 
   /** The initial offsets: startingOffsets (or a starting timestamp) in every partition read now. */

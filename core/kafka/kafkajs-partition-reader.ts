@@ -3,19 +3,21 @@
  *
  * kafkajs has no public `assign()`: every consumer joins a group, and an empty group's first join
  * waits for the broker's initial rebalance delay (3 s by default). Its internal Cluster and Broker
- * can do what a reader needs without one, so this adapter uses them (DESIGN.md section 9):
- * the client's cluster factory (kept under the private symbol `private:Kafka:createCluster`),
- * `connect`, `metadata`, `addMultipleTargetTopics`, `findLeaderForPartitions`, `findBroker`, and the
- * broker's `listOffsets` and `fetch`. That is kafkajs 2.2.4's internal API: package.json pins that
- * exact version, the shapes used are declared below, and test/kafka covers them against the mock
- * cluster. Nothing outside this file knows about kafkajs.
+ * can do what a reader needs without one (kafkajs-internals.ts): `metadata`,
+ * `addMultipleTargetTopics`, `findLeaderForPartitions`, `findBroker`, the broker's `listOffsets` and
+ * `fetch`, and, to copy a batch's offsets to a consumer group for monitoring, `findGroupCoordinator`
+ * and `offsetCommit` as a client outside the group (generation -1), which brokers accept for a group
+ * without active members. Nothing outside core/kafka knows about kafkajs.
+ *
+ * The reader works on a KafkajsConnection: its own (closed by `close`), or one shared by the process
+ * (kafka-connection-pool.ts; `close` leaves it open for the next query or invocation).
  *
  * Failures are classified here: a leader that moved or a dropped connection is retried after a
  * metadata refresh; what still fails becomes a SourceError naming the partition (retriable when
  * kafkajs says so); an offset out of range is an outcome (`unavailable`), not an error.
  */
-import { Kafka, logLevel } from 'kafkajs';
 import { SourceError } from '../errors.js';
+import { sharedKafkaConnection } from './kafka-connection-pool.js';
 import type {
   IsolationLevel,
   KafkaPartitionReader,
@@ -23,21 +25,26 @@ import type {
   OffsetBounds,
   RangeRead,
 } from './kafka-partition-reader.js';
+import type { KafkaSecurity } from './kafka-security.js';
+import { KafkajsConnection, type KafkaConnectionConfig } from './kafkajs-connection.js';
+import { selectRecords } from './kafkajs-fetched-records.js';
 import {
-  type AbortedTransaction,
-  type FetchedRecord,
-  selectRecords,
-} from './kafkajs-fetched-records.js';
-import { compareTopicPartitions, partitionName, type TopicPartition } from './partition-offsets.js';
+  type InternalBroker,
+  type InternalCluster,
+  isRetriableKafkajsError,
+} from './kafkajs-internals.js';
+import {
+  compareTopicPartitions,
+  offsetEntries,
+  partitionName,
+  type PartitionOffsets,
+  type TopicPartition,
+} from './partition-offsets.js';
 
-/** How to reach the cluster. */
-export interface KafkajsReaderConfig {
-  /** `host:port` of one or more brokers. */
-  readonly brokers: readonly string[];
+/** How to reach the cluster and what to read. */
+export interface KafkajsReaderConfig extends KafkaConnectionConfig {
   /** @default 'read_committed' */
   readonly isolationLevel?: IsolationLevel;
-  /** @default 'sluice' */
-  readonly clientId?: string;
 }
 
 /** kafkajs's wire values for the isolation levels. */
@@ -48,90 +55,22 @@ const LATEST = -1;
 /** Per-partition and per-request fetch sizes: the Java consumer's defaults. */
 const PARTITION_FETCH_BYTES = 1024 * 1024;
 const FETCH_BYTES = 50 * 1024 * 1024;
-/** Attempts of a request whose leader moved or whose connection dropped. */
+/** Attempts of a request whose leader or coordinator moved or whose connection dropped. */
 const ATTEMPTS = 3;
-/** Retries of kafkajs's own connection and metadata requests. */
-const CLIENT_RETRIES = 2;
 const RETRY_BACKOFF_MS = 100;
-/** How long cached leader metadata is trusted (kafkajs's default). */
-const METADATA_MAX_AGE_MS = 5 * 60_000;
-
-/** The parts of kafkajs 2.2.4's internal Cluster used here. */
-interface InternalCluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  metadata(): Promise<{
-    topicMetadata: {
-      topic: string;
-      isInternal?: boolean;
-      partitionMetadata: { partitionId: number }[];
-    }[];
-  }>;
-  refreshMetadata(): Promise<void>;
-  addMultipleTargetTopics(topics: string[]): Promise<void>;
-  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
-  findBroker(node: { nodeId: string }): Promise<InternalBroker>;
-}
-
-/** The parts of kafkajs 2.2.4's internal Broker used here. */
-interface InternalBroker {
-  listOffsets(request: {
-    isolationLevel: number;
-    topics: { topic: string; partitions: { partition: number; timestamp: number }[] }[];
-  }): Promise<{
-    responses: { topic: string; partitions: { partition: number; offset: string }[] }[];
-  }>;
-  fetch(request: {
-    isolationLevel: number;
-    maxWaitTime: number;
-    minBytes: number;
-    maxBytes: number;
-    topics: {
-      topic: string;
-      partitions: { partition: number; fetchOffset: string; maxBytes: number }[];
-    }[];
-  }): Promise<{
-    responses: {
-      partitions: {
-        messages: FetchedRecord[];
-        abortedTransactions?: AbortedTransaction[];
-      }[];
-    }[];
-  }>;
-}
-
-type ClusterFactory = (options: {
-  metadataMaxAge?: number;
-  allowAutoTopicCreation: boolean;
-  isolationLevel: number;
-}) => InternalCluster;
+/** An OffsetCommit from outside the group: no generation, no member. */
+const NO_GENERATION = -1;
 
 /** A reader over kafkajs's internal cluster client; connects on first use. */
 export class KafkajsPartitionReader implements KafkaPartitionReader {
-  private readonly createCluster: ClusterFactory;
   private readonly isolation: number;
-  private connecting: Promise<InternalCluster> | undefined;
+  private readonly connection: KafkajsConnection;
+  private readonly ownsConnection: boolean;
 
-  constructor(private readonly config: KafkajsReaderConfig) {
-    const kafka = new Kafka({
-      clientId: config.clientId ?? 'sluice',
-      brokers: [...config.brokers],
-      // failures reach the caller as SourceErrors; kafkajs's own console lines would only repeat them
-      logLevel: logLevel.NOTHING,
-      // kafkajs retries connecting and refreshing metadata for ~10 s by default; an invocation paid
-      // per millisecond had better fail within a second and let the next attempt try again
-      retry: { retries: CLIENT_RETRIES, initialRetryTime: RETRY_BACKOFF_MS },
-    });
-    const symbol = Object.getOwnPropertySymbols(kafka).find(
-      (s) => s.description === 'private:Kafka:createCluster',
-    );
-    const factory: unknown = symbol && (kafka as unknown as Record<symbol, unknown>)[symbol];
-    if (typeof factory !== 'function') {
-      throw new SourceError(
-        "The installed kafkajs has no internal cluster factory ('private:Kafka:createCluster'): the Kafka source needs kafkajs 2.2.4, the version package.json pins. Reinstall with `npm ci`.",
-      );
-    }
-    this.createCluster = factory as ClusterFactory;
+  /** Reads on `connection` when given (left open by `close`), else on a connection of its own. */
+  constructor(config: KafkajsReaderConfig, connection?: KafkajsConnection) {
+    this.connection = connection ?? new KafkajsConnection(config);
+    this.ownsConnection = connection === undefined;
     this.isolation = ISOLATION[config.isolationLevel ?? 'read_committed'];
   }
 
@@ -208,10 +147,36 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
     return { kind: 'records', records };
   }
 
+  async commitOffsets(groupId: string, offsets: PartitionOffsets): Promise<void> {
+    const entries = offsetEntries(offsets);
+    const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    for (const [tp, offset] of entries) {
+      byTopic.set(tp.topic, [
+        ...(byTopic.get(tp.topic) ?? []),
+        { partition: tp.partition, offset: String(offset) },
+      ]);
+    }
+    const topics = [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
+    try {
+      await this.connection.use((cluster) =>
+        this.retrying(cluster, async () => {
+          const coordinator = await cluster.findGroupCoordinator({ groupId });
+          await coordinator.offsetCommit({
+            groupId,
+            groupGenerationId: NO_GENERATION,
+            memberId: '',
+            topics,
+          });
+        }),
+      );
+    } catch (e) {
+      const partitions = listNames(entries.map(([tp]) => tp));
+      throw this.failure(`commit offsets of ${partitions} to consumer group '${groupId}'`, e);
+    }
+  }
+
   async close(): Promise<void> {
-    const connecting = this.connecting;
-    this.connecting = undefined;
-    if (connecting) await (await connecting.catch(() => undefined))?.disconnect();
+    if (this.ownsConnection) await this.connection.disconnect();
   }
 
   /** One fetch of a partition from `offset` on its leader, up to the per-partition size. */
@@ -288,22 +253,30 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
    * partitions), retrying all of it after a metadata refresh when a leader moved or a connection
    * failed. The error of the last attempt is thrown as kafkajs raised it.
    */
-  private async onLeaders<T>(
+  private onLeaders<T>(
     partitions: readonly TopicPartition[],
     work: (broker: InternalBroker, indexes: number[]) => Promise<T>,
   ): Promise<T[]> {
-    const cluster = await this.cluster();
-    for (let attempt = 1; ; attempt++) {
-      try {
+    return this.connection.use((cluster) =>
+      this.retrying(cluster, async () => {
         await cluster.addMultipleTargetTopics([...new Set(partitions.map((p) => p.topic))]);
         const byLeader = this.leaders(cluster, partitions);
-        return await Promise.all(
+        return Promise.all(
           [...byLeader].map(async ([nodeId, indexes]) =>
             work(await cluster.findBroker({ nodeId }), indexes),
           ),
         );
+      }),
+    );
+  }
+
+  /** `work`, tried again after a metadata refresh while it fails with a retriable error. */
+  private async retrying<T>(cluster: InternalCluster, work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
       } catch (e) {
-        if (attempt === ATTEMPTS || !isRetriable(e)) throw e;
+        if (attempt === ATTEMPTS || !isRetriableKafkajsError(e)) throw e;
         await new Promise((resolve) => setTimeout(resolve, RETRY_BACKOFF_MS * attempt));
         await cluster.refreshMetadata().catch(() => {}); // the next attempt reports what still fails
       }
@@ -328,50 +301,20 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
   /** Runs a metadata request, converting failures. */
   private async request<T>(what: string, work: (cluster: InternalCluster) => Promise<T>) {
     try {
-      return await work(await this.cluster());
+      return await this.connection.use(work);
     } catch (e) {
       throw this.failure(what, e);
     }
   }
 
-  /** The connected cluster; a failed connection is tried again by the next call. */
-  private cluster(): Promise<InternalCluster> {
-    this.connecting ??= (async () => {
-      const cluster = this.createCluster({
-        // Metadata of the target topics is kept this long; a leader that moved or a partition it
-        // does not know yet makes a request refresh it sooner (see onLeaders).
-        metadataMaxAge: METADATA_MAX_AGE_MS,
-        // a source must not create the topics it reads
-        allowAutoTopicCreation: false,
-        isolationLevel: this.isolation,
-      });
-      await cluster.connect();
-      return cluster;
-    })().catch((e: unknown) => {
-      this.connecting = undefined;
-      throw this.failure('connect', e);
-    });
-    return this.connecting;
-  }
-
   private failure(what: string, cause: unknown): SourceError {
     if (cause instanceof SourceError) return cause;
     const message = cause instanceof Error ? cause.message : String(cause);
-    return new SourceError(
-      `Kafka (${this.config.brokers.join(',')}): could not ${what}: ${message}`,
-      { cause, retriable: isRetriable(cause) },
-    );
+    return new SourceError(`Kafka (${this.connection.brokerList}): could not ${what}: ${message}`, {
+      cause,
+      retriable: isRetriableKafkajsError(cause),
+    });
   }
-}
-
-/**
- * kafkajs marks errors worth retrying (connections, leaders, timeouts) with `retriable`; when its own
- * retries ran out, it wraps the last error, which tells whether a later attempt may succeed.
- */
-function isRetriable(e: unknown): boolean {
-  const error = e as { name?: unknown; retriable?: unknown; cause?: unknown } | null;
-  if (error?.name === 'KafkaJSNumberOfRetriesExceeded') return isRetriable(error.cause);
-  return error?.retriable === true;
 }
 
 function listNames(partitions: readonly TopicPartition[]): string {
@@ -381,13 +324,19 @@ function listNames(partitions: readonly TopicPartition[]): string {
     : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
 }
 
-/** The reader a Kafka source uses unless given another: kafkajs, on the options' brokers. */
+/**
+ * The reader a Kafka source uses unless given another: kafkajs, on the process's shared connection
+ * to the options' brokers with their security settings.
+ */
 export function kafkajsReader(options: {
   readonly bootstrapServers: readonly string[];
+  readonly security: KafkaSecurity;
   readonly isolationLevel: IsolationLevel;
 }): KafkaPartitionReader {
-  return new KafkajsPartitionReader({
+  const config = {
     brokers: options.bootstrapServers,
+    security: options.security,
     isolationLevel: options.isolationLevel,
-  });
+  };
+  return new KafkajsPartitionReader(config, sharedKafkaConnection(config));
 }

@@ -22,6 +22,18 @@ export interface SourceContext {
   readonly metadataStore?: ObjectStore;
 }
 
+/**
+ * What the engine knows when it plans a batch: the times a source's admission control may depend on
+ * (minOffsetsPerTrigger with maxTriggerDelay). Both come from the checkpoint's intents, not from the
+ * source's memory, so the decision is the same in every invocation and every container.
+ */
+export interface PlanningContext {
+  /** The processing time of the batch being planned, as its intent records it (ms since the epoch). */
+  readonly batchTimestampMs: number;
+  /** The processing time of the last committed batch, or undefined before the first. */
+  readonly previousBatchTimestampMs?: number;
+}
+
 /** A streaming source. */
 export interface Source {
   /** The schema of the rows it produces. */
@@ -31,9 +43,15 @@ export interface Source {
   /**
    * The offset up to which the next batch should read, starting after `start` (undefined: from the
    * beginning), with the source's admission limits applied (maxFilesPerTrigger, ...). Returns `start`
-   * itself (or undefined before any data) when nothing new is available.
+   * itself (or undefined before any data) when nothing new is available, or when its admission
+   * control holds the batch back.
    */
-  latestOffset(start: Offset | undefined): Promise<Offset | undefined>;
+  latestOffset(start: Offset | undefined, context: PlanningContext): Promise<Offset | undefined>;
+  /**
+   * The latest offset the source saw when it last planned a batch, ignoring admission limits
+   * (Spark's `reportLatestOffset`); reported in progress next to the batch's end. Optional.
+   */
+  reportLatestOffset?(): Offset | undefined;
   /** The rows in (start, end]. Deterministic: the same range always gives the same rows. */
   getBatch(start: Offset | undefined, end: Offset): Promise<Row[]>;
   /**
@@ -47,7 +65,17 @@ export interface Source {
    * empty. Optional.
    */
   metrics?(start: Offset | undefined, end: Offset): Readonly<Record<string, number>>;
-  /** Called after the batch ending at `end` committed; the source may forget data up to it. */
+  /**
+   * Problems the source met with the batch over (start, end] that did not fail it (e.g. a
+   * best-effort copy of its offsets to a consumer group that failed), reported in its progress.
+   * Optional.
+   */
+  warnings?(start: Offset | undefined, end: Offset): readonly string[];
+  /**
+   * Called after the batch ending at `end` committed; the source may forget data up to it. A failure
+   * here fails the query although the batch is committed: a source whose commit is best-effort
+   * reports its failures through `warnings` instead.
+   */
   commit?(end: Offset): Promise<void>;
   /** Releases connections and files. */
   stop?(): Promise<void>;

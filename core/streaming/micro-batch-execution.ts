@@ -39,6 +39,7 @@ import {
   type Relation,
   type StreamingRelation,
 } from '../plan/logical-plan.js';
+import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
@@ -160,6 +161,7 @@ export class MicroBatchExecution {
       queryId: metadata.queryId,
       outputMode: options.outputMode,
       schema: options.plan.schema,
+      keyColumns: resultKeyColumns(options.plan),
     });
     return new MicroBatchExecution(
       { ...options, numStatePartitions: metadata.numStatePartitions },
@@ -272,18 +274,23 @@ export class MicroBatchExecution {
   ): Promise<OffsetIntent | undefined> {
     const previous = await this.committedIntent(head);
     const start = this.sources.map((_, i) => previous?.end[i] ?? null);
+    const context = {
+      batchTimestampMs: this.clock(),
+      previousBatchTimestampMs: previous?.batchTimestampMs,
+    };
     const end = await Promise.all(
-      this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined)),
+      this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined, context)),
     );
     const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
-    // Offsets only grow, so an earlier attempt that wrote an intent for this batch made the same call.
+    // Offsets and time only grow, so an earlier attempt that wrote an intent for this batch made the
+    // same call (a source's admission by minimum or delay too: more data, later time).
     if (!hasData && !this.needsNoDataBatch(head, previous)) return undefined;
     const intent: OffsetIntent = {
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId,
       start,
       end: end.map((e) => e ?? null),
-      batchTimestampMs: this.clock(),
+      batchTimestampMs: context.batchTimestampMs,
       watermarkMicros: head?.nextWatermarkMicros ?? null,
     };
     // Create-if-absent: when a crashed attempt already planned this batch, its intent is the truth.
@@ -446,11 +453,19 @@ export class MicroBatchExecution {
         description: s.description,
         startOffset: intent.start[i],
         endOffset: intent.end[i],
+        ...(s.reportLatestOffset ? { latestOffset: s.reportLatestOffset() } : {}),
         numInputRows: result.sourceRows[i],
         ...(s.metrics ? { metrics: s.metrics(intent.start[i] ?? undefined, intent.end[i]) } : {}),
+        ...this.sourceWarnings(s, intent, i),
       })),
       sink: { description: this.options.sink.description, numOutputRows: result.output.length },
     };
+  }
+
+  /** A source's warnings about the batch, when it has any. */
+  private sourceWarnings(source: Source, intent: OffsetIntent, i: number) {
+    const warnings = source.warnings?.(intent.start[i] ?? undefined, intent.end[i]) ?? [];
+    return warnings.length > 0 ? { warnings } : {};
   }
 
   /** The input available after the last committed batch, summed over the sources that can tell (undefined if none can). */
@@ -480,9 +495,9 @@ export class MicroBatchExecution {
     this.lease = undefined;
   }
 
-  /** Releases the lease and the sources. */
+  /** Releases the lease, the sources and the sink's connections. */
   async stop(): Promise<void> {
     await this.releaseLease();
-    await Promise.all(this.sources.map((s) => s.stop?.()));
+    await Promise.all([...this.sources.map((s) => s.stop?.()), this.options.sink.close?.()]);
   }
 }

@@ -21,9 +21,13 @@ export interface SourceProgress {
   readonly description: string;
   readonly startOffset: unknown;
   readonly endOffset: unknown;
+  /** The latest offset available when the batch was planned, when the source reports it. */
+  readonly latestOffset?: unknown;
   readonly numInputRows: number;
   /** The source's own figures about this batch, when it reports any (Source.metrics). */
   readonly metrics?: Readonly<Record<string, number>>;
+  /** Problems that did not fail the batch (Source.warnings), when there were any. */
+  readonly warnings?: readonly string[];
 }
 
 /** Progress of one stateful operator in one batch. */

@@ -114,11 +114,7 @@ describe('Kafka source options', () => {
     invalid({ subscribe: 't', maxOffsetsPerTrigger: 0 }, 'use a positive integer');
     invalid({ subscribe: 't', failOnDataLoss: 'maybe' }, "Invalid option failOnDataLoss='maybe'");
     invalid({ subscribe: 't', startingTimestamp: 'noon' }, 'use milliseconds since the epoch');
-    invalid(
-      { subscribe: 't', minOffsetsPerTrigger: 5 },
-      "Unknown Kafka source option 'minoffsetspertrigger'",
-    );
-    invalid({ subscribe: 't', 'kafka.security.protocol': 'SSL' }, 'the Kafka source supports');
+    invalid({ subscribe: 't', 'kafka.sasl.jaas.config': 'x' }, 'the Kafka source supports');
   });
 
   it('keep bounds for bounded reads and limits for streams', () => {
@@ -128,7 +124,7 @@ describe('Kafka source options', () => {
     );
     invalid(
       { subscribe: 't', maxOffsetsPerTrigger: 5 },
-      'Option maxOffsetsPerTrigger limits',
+      'Option maxOffsetsPerTrigger is for the batches of a stream',
       'batch',
     );
     invalid({ subscribe: 't', startingOffsets: 'latest' }, 'cannot start at latest', 'batch');
@@ -139,5 +135,63 @@ describe('Kafka source options', () => {
     );
     invalid({ subscribe: 't', endingOffsets: 'earliest' }, 'cannot end at earliest', 'batch');
     invalid({ subscribe: 't', endingOffsets: '{"t":{"0":-2}}' }, 'cannot end at earliest', 'batch');
+  });
+
+  it("read minOffsetsPerTrigger with maxTriggerDelay (15 minutes unless given, in Spark's units)", () => {
+    expect(options({ subscribe: 't' })).toMatchObject({ maxTriggerDelayMs: 900_000 });
+    expect(options({ subscribe: 't' }).minOffsetsPerTrigger).toBeUndefined();
+    expect(options({ subscribe: 't', minOffsetsPerTrigger: '500' })).toMatchObject({
+      minOffsetsPerTrigger: 500,
+      maxTriggerDelayMs: 900_000,
+    });
+    const delay = (maxTriggerDelay: string) =>
+      options({ subscribe: 't', minOffsetsPerTrigger: 1, maxTriggerDelay }).maxTriggerDelayMs;
+    expect(delay('30s')).toBe(30_000);
+    expect(delay('2m')).toBe(120_000);
+    expect(delay('1 hour')).toBe(3_600_000);
+    expect(delay('2500')).toBe(2_500);
+    expect(delay('0')).toBe(0);
+  });
+
+  it('refuse maxTriggerDelay without a minimum, a minimum above the maximum, and bad values', () => {
+    invalid({ subscribe: 't', maxTriggerDelay: '5m' }, 'set minOffsetsPerTrigger too');
+    invalid(
+      { subscribe: 't', minOffsetsPerTrigger: 100, maxOffsetsPerTrigger: 50 },
+      'Option minOffsetsPerTrigger (100) is more than maxOffsetsPerTrigger (50)',
+    );
+    invalid(
+      { subscribe: 't', minOffsetsPerTrigger: -1 },
+      "Invalid option minOffsetsPerTrigger='-1'",
+    );
+    invalid(
+      { subscribe: 't', minOffsetsPerTrigger: 1, maxTriggerDelay: 'soon' },
+      "Invalid option maxTriggerDelay 'soon'",
+    );
+    invalid(
+      { subscribe: 't', minOffsetsPerTrigger: 10 },
+      'Option minOffsetsPerTrigger is for the batches of a stream',
+      'batch',
+    );
+  });
+
+  it('commit offsets to kafka.group.id unless commitOffsetsToGroup=false', () => {
+    expect(options({ subscribe: 't' }).commitOffsetsToGroup).toBeUndefined();
+    expect(options({ subscribe: 't', 'kafka.group.id': 'clicks-etl' }).commitOffsetsToGroup).toBe(
+      'clicks-etl',
+    );
+    expect(
+      options({ subscribe: 't', 'kafka.group.id': 'clicks-etl', commitOffsetsToGroup: 'false' })
+        .commitOffsetsToGroup,
+    ).toBeUndefined();
+    invalid(
+      { subscribe: 't', commitOffsetsToGroup: 'true' },
+      'Option commitOffsetsToGroup=true needs option kafka.group.id',
+    );
+    invalid({ subscribe: 't', 'kafka.group.id': ' ' }, 'Invalid option kafka.group.id');
+    invalid(
+      { subscribe: 't', 'kafka.group.id': 'g' },
+      'Option kafka.group.id is for the batches of a stream',
+      'batch',
+    );
   });
 });

@@ -1,6 +1,7 @@
 /** The Kafka source on the mock cluster: a planned range reads the same rows every time. */
 import { describe, expect, inject, it } from 'vitest';
 import { MemoryObjectStore } from '../../core/checkpoint/memory-object-store.js';
+import { closeKafkaConnections } from '../../core/kafka/kafka-connection-pool.js';
 import { kafkaOptions } from '../../core/kafka/kafka-options.js';
 import { KafkaSource } from '../../core/kafka/kafka-source.js';
 import type { Row } from '../../core/types/row.js';
@@ -51,6 +52,7 @@ describe('the Kafka source on the mock cluster', () => {
     await produceToAllPartitions(topic, 3); // more records after the range: not read
     expect(await first.getBatch(end0, end1)).toEqual(rows);
     await first.stop();
+    await closeKafkaConnections(); // as in a new process: the next source connects anew
 
     const restarted = source(topic, store); // a new process on the same checkpoint
     expect(await restarted.getBatch(end0, end1)).toEqual(rows);

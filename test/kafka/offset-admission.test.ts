@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { admitOffsets } from '../../core/kafka/offset-admission.js';
+import { admitOffsets, holdsBatchBack } from '../../core/kafka/offset-admission.js';
 
 describe('maxOffsetsPerTrigger admission', () => {
   it('admits everything pending when it fits the limit, or without a limit', () => {
@@ -82,6 +82,46 @@ describe('maxOffsetsPerTrigger admission', () => {
             expect(e).toBeLessThanOrEqual(pending[i].latest);
           });
           expect(admitOffsets(pending, limit)).toEqual(ends); // deterministic
+        },
+      ),
+    );
+  });
+});
+
+describe('minOffsetsPerTrigger admission with maxTriggerDelay', () => {
+  const minimum = { minOffsets: 100, maxDelayMs: 60_000 };
+  const pending = (...lags: number[]) => lags.map((lag) => ({ start: 1_000, latest: 1_000 + lag }));
+
+  it('holds a batch back while fewer offsets than the minimum are pending, summed over partitions', () => {
+    const times = { nowMs: 10_000, previousMs: 0 };
+    expect(holdsBatchBack(pending(40, 59), minimum, times)).toBe(true);
+    expect(holdsBatchBack(pending(40, 60), minimum, times)).toBe(false);
+    expect(holdsBatchBack(pending(0, 0), minimum, times)).toBe(true);
+  });
+
+  it('lets the batch run once maxTriggerDelay has passed since the last batch, however small', () => {
+    expect(holdsBatchBack(pending(1), minimum, { nowMs: 59_999, previousMs: 0 })).toBe(true);
+    expect(holdsBatchBack(pending(1), minimum, { nowMs: 60_000, previousMs: 0 })).toBe(false);
+  });
+
+  it('never holds back the first batch of a checkpoint', () => {
+    expect(holdsBatchBack(pending(1), minimum, { nowMs: 5 })).toBe(false);
+  });
+
+  it('decides the same way for more offsets or a later time (a re-planned batch is not withdrawn)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(80), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(50), { minLength: 6, maxLength: 6 }),
+        fc.nat(120_000),
+        fc.nat(120_000),
+        (lags, more, elapsed, later) => {
+          const now = { nowMs: elapsed, previousMs: 0 };
+          if (holdsBatchBack(pending(...lags), minimum, now)) return;
+          const grown = pending(...lags.map((lag, i) => lag + more[i]));
+          expect(holdsBatchBack(grown, minimum, { nowMs: elapsed + later, previousMs: 0 })).toBe(
+            false,
+          );
         },
       ),
     );

@@ -10,7 +10,7 @@ import type {
   OffsetBounds,
   RangeRead,
 } from '../../core/kafka/kafka-partition-reader.js';
-import type { TopicPartition } from '../../core/kafka/partition-offsets.js';
+import type { PartitionOffsets, TopicPartition } from '../../core/kafka/partition-offsets.js';
 
 interface Partition {
   earliest: number;
@@ -21,6 +21,10 @@ interface Partition {
 /** Kafka in memory. */
 export class MemoryKafkaReader implements KafkaPartitionReader {
   private readonly topics = new Map<string, Partition[]>();
+  /** The offsets last committed to each consumer group. */
+  readonly committed = new Map<string, PartitionOffsets>();
+  /** When set, commits to consumer groups fail with it (as when the group coordinator is down). */
+  commitFailure: Error | undefined;
 
   /** Creates `topic` with `partitions` empty partitions (or adds partitions up to that count). */
   createTopic(topic: string, partitions: number): void {
@@ -90,6 +94,11 @@ export class MemoryKafkaReader implements KafkaPartitionReader {
     const bounds = this.bounds(tp);
     if (start < bounds.earliest || end > bounds.latest) return { kind: 'unavailable', ...bounds };
     return { kind: 'records', records: this.partition(tp).records.slice(start, end) };
+  }
+
+  async commitOffsets(groupId: string, offsets: PartitionOffsets): Promise<void> {
+    if (this.commitFailure) throw this.commitFailure;
+    this.committed.set(groupId, offsets);
   }
 
   async close(): Promise<void> {}
