@@ -1,7 +1,9 @@
 /**
  * SluiceSession: the entry point, like SparkSession — readers for tables and streams, DataFrames
- * from rows, and the tables that named memory sinks fill.
+ * from rows, the tables that named memory sinks fill, and the object stores that locations given
+ * as URLs (`s3://bucket/prefix`) resolve to.
  */
+import type { ObjectStore } from '../checkpoint/object-store.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import type { MemorySink } from '../sinks/memory-sink.js';
@@ -12,17 +14,40 @@ import { parseSchema } from '../types/type-names.js';
 import { DataFrame } from './dataframe.js';
 import { DataFrameReader } from './dataframe-reader.js';
 import { DataStreamReader } from './data-stream-reader.js';
+import { type ObjectStoreResolvers, ObjectStoreUrls } from './object-store-urls.js';
+
+/** How a session is configured. */
+export interface SluiceSessionOptions {
+  /**
+   * Object stores by URL scheme, for locations such as `s3://bucket/prefix`:
+   * `{ s3: s3ObjectStores({ client }) }`. @default none: locations are local paths
+   */
+  readonly objectStores?: ObjectStoreResolvers;
+}
 
 /** A Sluice session. */
 export class SluiceSession {
   private readonly tables = new Map<string, MemorySink>();
+  private readonly objectStores: ObjectStoreUrls;
+
+  constructor(options: SluiceSessionOptions = {}) {
+    this.objectStores = new ObjectStoreUrls(options.objectStores);
+  }
+
+  /**
+   * The store a URL such as `s3://bucket/prefix` names, from the resolver registered for its scheme;
+   * undefined for a local path.
+   */
+  objectStore(location: string): ObjectStore | undefined {
+    return ObjectStoreUrls.isUrl(location) ? this.objectStores.resolve(location) : undefined;
+  }
 
   /** Reads bounded DataFrames (files). */
   get read(): DataFrameReader {
     return new DataFrameReader(this);
   }
 
-  /** Reads streaming DataFrames (directories of files, memory streams). */
+  /** Reads streaming DataFrames (files under a directory or an object store's prefix, Kafka, memory streams). */
   get readStream(): DataStreamReader {
     return new DataStreamReader(this);
   }

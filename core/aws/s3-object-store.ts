@@ -7,6 +7,9 @@
  * and sorted. `putIfAbsent` uses S3's conditional write (If-None-Match: *), which real S3 enforces;
  * the engine never depends on it for correctness on S3 (commits are decided in DynamoDB), and the
  * local test server (s3rver) accepts the header without enforcing it.
+ *
+ * It also lists objects with their size and time after a key (`listObjects`), which the file stream
+ * source uses to find new objects without listing the whole prefix.
  */
 import {
   DeleteObjectCommand,
@@ -17,6 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
+import type { ObjectMetadataListing, StoredObject } from '../sources/object-store-listing.js';
 import { awsFailure, classifyAwsError } from './aws-error.js';
 
 /** Where an S3ObjectStore keeps its objects. */
@@ -50,7 +54,7 @@ const MAX_LIST_PAGE_SIZE = 1000;
 const CONDITIONAL_PUT_ATTEMPTS = 3;
 
 /** An object store under a prefix of an S3 bucket. */
-export class S3ObjectStore implements ObjectStore {
+export class S3ObjectStore implements ObjectStore, ObjectMetadataListing {
   readonly location: string;
   private readonly client: S3Client;
   private readonly bucket: string;
@@ -111,6 +115,24 @@ export class S3ObjectStore implements ObjectStore {
 
   async list(prefix: string): Promise<string[]> {
     const keys: string[] = [];
+    for await (const object of this.pages(prefix)) keys.push(object.key);
+    // S3 orders by UTF-8 bytes; the interface promises JavaScript's string order, as the other stores.
+    return keys.sort();
+  }
+
+  /**
+   * The objects under `prefix` with their size and time, in S3's key order (UTF-8 bytes). With
+   * `startAfter`, S3 itself starts the listing after that key, so continuing after the last key seen
+   * costs requests for the new keys only, however many objects sort before it.
+   */
+  async listObjects(prefix: string, startAfter?: string): Promise<StoredObject[]> {
+    const objects: StoredObject[] = [];
+    for await (const object of this.pages(prefix, startAfter)) objects.push(object);
+    return objects;
+  }
+
+  /** Every object of every ListObjectsV2 page under `prefix`, keys relative to the store's prefix. */
+  private async *pages(prefix: string, startAfter?: string): AsyncGenerator<StoredObject> {
     let continuationToken: string | undefined;
     do {
       let page;
@@ -121,18 +143,25 @@ export class S3ObjectStore implements ObjectStore {
             Prefix: this.s3Key(prefix),
             MaxKeys: this.listPageSize,
             ContinuationToken: continuationToken,
+            StartAfter:
+              continuationToken === undefined && startAfter !== undefined
+                ? this.s3Key(startAfter)
+                : undefined,
           }),
         );
       } catch (e) {
         throw this.failure('list', prefix, e);
       }
       for (const object of page.Contents ?? []) {
-        if (object.Key !== undefined) keys.push(object.Key.slice(this.prefix.length));
+        if (object.Key === undefined) continue;
+        yield {
+          key: object.Key.slice(this.prefix.length),
+          size: object.Size ?? 0,
+          lastModifiedMs: object.LastModified?.getTime() ?? 0,
+        };
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken !== undefined);
-    // S3 orders by UTF-8 bytes; the interface promises JavaScript's string order, as the other stores.
-    return keys.sort();
   }
 
   async delete(key: string): Promise<void> {

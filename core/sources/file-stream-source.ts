@@ -1,154 +1,160 @@
 /**
- * FileStreamSource: new files in a local directory as a stream (Spark's file source).
+ * FileStreamSource: new files under a root as a stream (Spark's file source) — a local directory,
+ * or a key prefix of any ObjectStore, such as an S3 bucket's.
  *
- * Offsets are positions in the source's file log: an append-only list of the files admitted so far,
- * kept in the query's checkpoint (`sources/<i>/`), one log entry per planning step. A batch reads
- * files [start, end) of the log, so a re-run reads exactly the same files, and a file once admitted
- * is never admitted again, even after a restart. Files are admitted oldest first (by modification
- * time, then name), or newest first with `latestFirst`, at most `maxFilesPerTrigger` per batch.
+ * Offsets (see file-source-offset.ts) name admissions: the files one batch reads. Planning the next
+ * batch from `start`:
+ *   1. seen    load the files admitted through `start` (seen-files-log.ts), recording `start`'s own;
+ *   2. list    list the root: every file, or with `incrementalListing` only the paths after the
+ *              greatest path admitted so far (S3's StartAfter);
+ *   3. admit   keep the new files (never admitted, not older than maxFileAge before the newest one
+ *              admitted) and take the first of them in admission order within maxFilesPerTrigger
+ *              and maxBytesPerTrigger;
+ *   4. offset  return an offset whose file list is the admitted files, in it or in an object it
+ *              references (admission-file-lists.ts). The intent records it; reading the batch reads
+ *              exactly those files, however often it is re-run.
+ * Nothing is recorded as seen before a batch that read it committed, so a planning whose intent was
+ * never written, or lost to another run's, admits nothing for good.
+ *
+ * Late files: by default every planning lists the whole root, so a file is found whatever its name,
+ * also one whose path sorts before files admitted earlier; the price is one LIST request per 1000
+ * files under the root per planning. With `incrementalListing`, listing continues after the greatest
+ * path admitted, costing requests for new files only, for roots whose paths grow with time (dated
+ * prefixes such as `2026/05/01/...`, ULIDs): a file whose path sorts before that path is never read.
  */
-import { sortableId } from '../checkpoint/sortable-id.js';
-import { statSync } from 'node:fs';
-import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
-import { CheckpointError, InvalidOptionError } from '../errors.js';
-import {
-  type FileFormat,
-  type FileReadOptions,
-  listDataFiles,
-  readDataFile,
-} from '../io/data-files.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
+import { InvalidOptionError } from '../errors.js';
+import { type FileFormat, type FileReadOptions, parseDataFile } from '../io/data-files.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import { AdmissionFileLists, DEFAULT_MAX_INLINE_FILE_LIST_BYTES } from './admission-file-lists.js';
+import { type AdmissionLimits, type AdmissionOrder, admitFiles } from './file-admission.js';
+import { comparePaths, type FileListing, type ListedFile } from './file-listing.js';
+import { type FileSourceOffset, fileSourceOffset } from './file-source-offset.js';
+import { SeenFilesLog } from './seen-files-log.js';
 import type { Offset, Source, SourceContext } from './source.js';
 
+/** Spark's default maxFileAge: a week. */
+export const DEFAULT_MAX_FILE_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/** Files read at once by a batch: enough to hide S3 latency, few enough for its connection pool. */
+const READ_CONCURRENCY = 16;
+
 /** Options of the file stream source. */
-export interface FileStreamOptions {
-  readonly directory: string;
+export interface FileStreamOptions extends AdmissionLimits {
+  /** Where the files are. */
+  readonly files: FileListing;
   readonly format: FileFormat;
   readonly read: FileReadOptions & { readonly schema: StructType };
-  readonly maxFilesPerTrigger?: number;
+  /** Admit the newest files first. @default false (oldest first) */
   readonly latestFirst?: boolean;
+  /**
+   * Files older than this before the newest admitted file are ignored, and forgotten once admitted.
+   * Has no limit with `latestFirst` and a per-trigger limit, as in Spark: old files would be skipped.
+   * @default 7 days
+   */
+  readonly maxFileAgeMs?: number;
+  /**
+   * List only the paths after the greatest path admitted so far. Only for roots whose paths grow
+   * with time: a file whose path sorts before that path is never read. Admits in path order, so it
+   * cannot be combined with `latestFirst`. Turn it on with a new checkpoint or once caught up: files
+   * left behind by a per-trigger limit before it was on may sort before the paths admitted.
+   * @default false
+   */
+  readonly incrementalListing?: boolean;
+  /** File lists longer than this (as JSON) are kept out of the intent. @default 16 KiB */
+  readonly maxInlineFileListBytes?: number;
 }
 
-interface LogEntry {
-  readonly formatVersion: 1;
-  readonly start: number;
-  readonly files: readonly string[];
-}
-
-/** A stream of the files appearing in a directory. */
+/** A stream of the files appearing under a root. */
 export class FileStreamSource implements Source {
   readonly schema: StructType;
   readonly description: string;
-  private readonly log: LocalDirectoryStore;
-  private files: string[] | undefined;
+  private readonly lists: AdmissionFileLists;
+  private readonly seenLog: SeenFilesLog;
+  private readonly order: AdmissionOrder;
 
   constructor(
     private readonly options: FileStreamOptions,
     context: SourceContext,
   ) {
-    if (!context.metadataPath) {
+    this.description = `FileSource[${options.files.location}]`;
+    const metadata = requireMetadataStore(context.metadataStore, this.description);
+    if (options.latestFirst && options.incrementalListing) {
       throw new InvalidOptionError(
-        `FileSource[${options.directory}] needs a checkpointLocation to remember which files it read.`,
+        `${this.description}: options latestFirst and incrementalListing cannot be combined: incremental listing admits files in path order, so files left for later sort after every admitted one. Drop one of them.`,
       );
     }
     this.schema = options.read.schema;
-    this.description = `FileSource[${options.directory}]`;
-    this.log = new LocalDirectoryStore(context.metadataPath);
+    this.order = options.incrementalListing
+      ? 'path'
+      : options.latestFirst
+        ? 'newest-first'
+        : 'oldest-first';
+    this.lists = new AdmissionFileLists(
+      metadata,
+      options.maxInlineFileListBytes ?? DEFAULT_MAX_INLINE_FILE_LIST_BYTES,
+    );
+    this.seenLog = new SeenFilesLog(metadata, effectiveMaxFileAge(options), this.description);
   }
 
   async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
-    const from = (start as number | undefined) ?? 0;
-    const log = await this.logCovering(from);
-    if (log.length > from) return this.limit(from, log.length); // admitted by an earlier attempt
-    const seen = new Set(log);
-    const fresh = this.order(listDataFiles(this.options.directory).filter((f) => !seen.has(f)));
-    const admitted = fresh.slice(0, this.options.maxFilesPerTrigger ?? fresh.length);
+    const from = fileSourceOffset(start, this.description);
+    const fresh = await this.newFiles(from);
+    const admitted = admitFiles(fresh, this.order, this.options);
     if (admitted.length === 0) return start;
-    const entry: LogEntry = { formatVersion: 1, start: log.length, files: admitted };
-    const key = `${sortableId(log.length)}.json`;
-    if ((await this.log.putIfAbsent(key, Buffer.from(JSON.stringify(entry)))) === 'exists') {
-      this.files = undefined; // another run wrote this entry: use its list
-      return this.latestOffset(start);
-    }
-    log.push(...admitted);
-    return log.length;
+    const lastPath = admitted
+      .map((f) => f.path)
+      .reduce((a, b) => (comparePaths(a, b) >= 0 ? a : b), from?.lastPath ?? '');
+    return this.lists.offset((from?.logOffset ?? -1) + 1, admitted, lastPath);
   }
 
+  async getBatch(_start: Offset | undefined, end: Offset): Promise<Row[]> {
+    const files = await this.lists.files(fileSourceOffset(end, this.description)!);
+    const rows: Row[] = [];
+    for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+      const chunk = files.slice(i, i + READ_CONCURRENCY);
+      const contents = await Promise.all(chunk.map((f) => this.readFile(f)));
+      for (const c of contents) for (const row of c) rows.push(row);
+    }
+    return rows;
+  }
+
+  /** The files not admitted yet, ignoring the per-trigger limits. */
   async backlog(end: Offset | undefined): Promise<number> {
-    const log = await this.fileLog();
-    const seen = new Set(log);
-    const unseen = listDataFiles(this.options.directory).filter((f) => !seen.has(f)).length;
-    return log.length - ((end as number | undefined) ?? 0) + unseen;
+    return (await this.newFiles(fileSourceOffset(end, this.description))).length;
   }
 
-  async getBatch(start: Offset | undefined, end: Offset): Promise<Row[]> {
-    const files = (await this.logCovering(end as number)).slice(
-      (start as number | undefined) ?? 0,
-      end as number,
+  /** Steps 1 and 2: the listed files that are new after admission `from`. */
+  private async newFiles(from: FileSourceOffset | undefined): Promise<ListedFile[]> {
+    const seen = await this.seenLog.through(from, () => this.lists.files(from!));
+    const startAfter = this.options.incrementalListing ? from?.lastPath : undefined;
+    return (await this.options.files.list(startAfter)).filter((f) => seen.isNew(f));
+  }
+
+  private async readFile(file: ListedFile): Promise<Row[]> {
+    const bytes = await this.options.files.read(file.path);
+    const name = this.options.files.nameOf(file.path);
+    return (await parseDataFile(name, this.options.format, bytes, this.options.read)).rows;
+  }
+}
+
+function requireMetadataStore(store: ObjectStore | undefined, source: string): ObjectStore {
+  if (!store) {
+    throw new InvalidOptionError(
+      `${source} needs a checkpoint to remember which files it read: run it in a streaming query with a checkpointLocation.`,
     );
-    const contents = await Promise.all(
-      files.map((f) => readDataFile(f, this.options.format, this.options.read)),
-    );
-    return contents.flatMap((c) => c.rows);
   }
+  return store;
+}
 
-  private limit(from: number, available: number): number {
-    const max = this.options.maxFilesPerTrigger;
-    return max === undefined ? available : Math.min(available, from + max);
+function effectiveMaxFileAge(options: FileStreamOptions): number {
+  const limited =
+    options.maxFilesPerTrigger !== undefined || options.maxBytesPerTrigger !== undefined;
+  if (options.latestFirst && limited) return Infinity;
+  const age = options.maxFileAgeMs ?? DEFAULT_MAX_FILE_AGE_MS;
+  if (!(age >= 0)) {
+    throw new InvalidOptionError(`Invalid maxFileAge ${age} ms: use a non-negative duration.`);
   }
-
-  private order(files: string[]): string[] {
-    const withTime = files.map((f) => ({ f, t: statSync(f).mtimeMs }));
-    withTime.sort((a, b) => a.t - b.t || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
-    if (this.options.latestFirst) withTime.reverse();
-    return withTime.map((x) => x.f);
-  }
-
-  /**
-   * The file log, holding at least `offset` files. It is re-read when shorter, since another run may
-   * have extended it; still shorter means the checkpoint's offsets refer to files the log lost, and
-   * going on would admit those files again.
-   */
-  private async logCovering(offset: number): Promise<string[]> {
-    if ((await this.fileLog()).length < offset) this.files = undefined;
-    const log = await this.fileLog();
-    if (log.length < offset) {
-      throw new CheckpointError(
-        `File source log ${this.log.location} lists ${log.length} files, but the checkpoint's offsets refer to ${offset}; the log is damaged. Start the query on a new checkpointLocation.`,
-      );
-    }
-    return log;
-  }
-
-  /** The whole file log, read once per run and then extended in memory. */
-  private async fileLog(): Promise<string[]> {
-    if (this.files) return this.files;
-    const files: string[] = [];
-    for (const key of await this.log.list('')) {
-      const corrupt = (cause?: unknown) =>
-        new CheckpointError(
-          `File source log ${this.log.location}/${key} is corrupt or out of order.`,
-          { cause },
-        );
-      let entry: LogEntry | null;
-      try {
-        entry = JSON.parse(
-          Buffer.from((await this.log.get(key))!).toString('utf8'),
-        ) as LogEntry | null;
-      } catch (e) {
-        throw corrupt(e);
-      }
-      if (
-        entry?.formatVersion !== 1 ||
-        entry.start !== files.length ||
-        !Array.isArray(entry.files)
-      ) {
-        throw corrupt();
-      }
-      files.push(...entry.files);
-    }
-    this.files = files;
-    return files;
-  }
+  return age;
 }

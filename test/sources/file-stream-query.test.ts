@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   CheckpointError,
   InvalidOptionError,
+  LocalDirectoryStore,
+  MemoryObjectStore,
   MemorySink,
   SluiceSession,
   type StreamingQuery,
@@ -76,11 +78,13 @@ describe('a streaming query over a directory of JSON files', () => {
     expect(second.recentProgress.map((p) => p.batchId)).toEqual([2, 3]);
   });
 
-  it('stops with a CheckpointError instead of reading files again when the checkpoint lost its file log', async () => {
+  it('stops with a CheckpointError instead of reading files again when the checkpoint lost its seen-files log', async () => {
     const input = tempDir('sluice-input-');
     const checkpoint = tempDir('sluice-checkpoint-');
     const first = await start(input, checkpoint, new MemorySink(schema, 'first'));
     addFile(input, 'a.json', 3);
+    await first.processAllAvailable();
+    addFile(input, 'b.json', 3);
     await first.processAllAvailable();
     await first.stop();
     rmSync(path.join(checkpoint, 'sources'), { recursive: true });
@@ -134,5 +138,52 @@ describe('a streaming query over a directory of JSON files', () => {
       `A file stream over ${input} needs a schema`,
     );
     expect(() => session.readStream.format('csv').load(input)).toThrow(input);
+  });
+
+  it('streams the objects of any ObjectStore given to load(), such as a MemoryObjectStore', async () => {
+    const store = new MemoryObjectStore('memory://landing');
+    const put = (key: string, rows: number) =>
+      store.put(
+        key,
+        Buffer.from(
+          Array.from({ length: rows }, (_, n) => JSON.stringify({ file: key, n })).join('\n'),
+        ),
+      );
+    await put('a.json', 2);
+    await put('_SUCCESS', 1);
+    const sink = new MemorySink(schema, 'store');
+    const query = await new SluiceSession().readStream
+      .schema(schema)
+      .format('json')
+      .option('maxFilesPerTrigger', 1)
+      .load(store)
+      .writeStream.sink(sink)
+      .option('checkpointLocation', tempDir('sluice-checkpoint-'))
+      .start();
+    await query.processAllAvailable();
+    await put('b.json', 1);
+    await put('c.json', 3);
+    await query.processAllAvailable();
+    await query.stop();
+    expect(rowsPerFile(sink)).toEqual({ 'a.json': 2, 'b.json': 1, 'c.json': 3 });
+    expect(query.recentProgress.map((p) => p.numInputRows)).toEqual([2, 1, 3]);
+    expect(query.recentProgress[0].sources[0].description).toBe('FileSource[memory://landing]');
+  });
+
+  it('reads a LocalDirectoryStore as its directory, oldest file first', async () => {
+    const input = tempDir('sluice-input-');
+    writeJsonLines(input, 'new.json', [{ file: 'new.json', n: 0 }], { mtime: 2_000_000_000 });
+    writeJsonLines(input, 'old.json', [{ file: 'old.json', n: 0 }], { mtime: 1_000_000_000 });
+    const sink = new MemorySink(schema, 'directory-store');
+    const query = await new SluiceSession().readStream
+      .schema(schema)
+      .format('json')
+      .load(new LocalDirectoryStore(input))
+      .writeStream.sink(sink)
+      .option('checkpointLocation', tempDir('sluice-checkpoint-'))
+      .start();
+    await query.processAllAvailable();
+    await query.stop();
+    expect(sink.rows().map((r) => r.file)).toEqual(['old.json', 'new.json']);
   });
 });

@@ -1,9 +1,13 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
 import { CheckpointError, InvalidOptionError } from '../../core/errors.js';
-import type { Offset } from '../../core/sources/source.js';
+import { DirectoryListing } from '../../core/sources/directory-listing.js';
 import { type FileStreamOptions, FileStreamSource } from '../../core/sources/file-stream-source.js';
+import type { FileSourceOffset } from '../../core/sources/file-source-offset.js';
+import { COMPACT_INTERVAL } from '../../core/sources/seen-files-log.js';
+import type { Offset } from '../../core/sources/source.js';
 import { parseSchema } from '../../core/types/type-names.js';
 import { writeJsonLines } from '../support/files.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -11,25 +15,23 @@ import { tempDir } from '../support/temp-dir.js';
 const schema = parseSchema('file STRING, n INT');
 /** 2026-01-01T00:00:00Z in seconds: file ages are set relative to it. */
 const T0 = 1_767_225_600;
+const DAY = 24 * 3600;
 
-/** A directory to watch and a checkpoint directory for the source's file log. */
+/** A directory to watch and a checkpoint directory for the source's metadata. */
 function fixture() {
   const dir = tempDir('sluice-input-');
   const metadataPath = path.join(tempDir('sluice-checkpoint-'), 'sources', '0');
   const source = (options: Partial<FileStreamOptions> = {}) =>
     new FileStreamSource(
-      { directory: dir, format: 'json', read: { schema }, ...options },
-      { metadataPath },
+      { files: new DirectoryListing(dir), format: 'json', read: { schema }, ...options },
+      { metadataStore: new LocalDirectoryStore(metadataPath) },
     );
   /** Writes a file of two rows tagged with its name, modified `age` seconds after T0. */
-  const add = (name: string, age: number) =>
+  const add = (name: string, age: number, rows = 2) =>
     writeJsonLines(
       dir,
       name,
-      [
-        { file: name, n: 1 },
-        { file: name, n: 2 },
-      ],
+      Array.from({ length: rows }, (_, i) => ({ file: name, n: i + 1 })),
       { mtime: T0 + age },
     );
   return { dir, metadataPath, source, add };
@@ -45,20 +47,38 @@ async function filesOf(
   return [...new Set(rows.map((r) => r[0] as string))];
 }
 
-describe('FileStreamSource', () => {
-  it('needs a checkpoint directory to keep its file log in', () => {
-    expect(
-      () => new FileStreamSource({ directory: '/data/in', format: 'json', read: { schema } }, {}),
-    ).toThrow(InvalidOptionError);
-    expect(
-      () => new FileStreamSource({ directory: '/data/in', format: 'json', read: { schema } }, {}),
-    ).toThrow(/FileSource\[\/data\/in\] needs a checkpointLocation/);
+/** Plans batches from `start` until nothing new is admitted; the files of each batch. */
+async function drain(source: FileStreamSource, start?: Offset): Promise<string[][]> {
+  const batches: string[][] = [];
+  for (;;) {
+    const end = await source.latestOffset(start);
+    if (end === start) return batches;
+    batches.push(await filesOf(source, start, end));
+    start = end;
+  }
+}
+
+describe('FileStreamSource over a local directory', () => {
+  it('needs a checkpoint to keep its seen-files log in', () => {
+    const files = new DirectoryListing('/data/in');
+    const create = () => new FileStreamSource({ files, format: 'json', read: { schema } }, {});
+    expect(create).toThrow(InvalidOptionError);
+    expect(create).toThrow(/FileSource\[\/data\/in\] needs a checkpoint/);
   });
 
-  it('has no offset while the directory is empty, and keeps its offset while no new file arrives', async () => {
+  it('has no offset while the directory is empty or missing, and keeps its offset while no new file arrives', async () => {
     const { source, add } = fixture();
     const s = source();
     expect(await s.latestOffset(undefined)).toBeUndefined();
+    const missing = new FileStreamSource(
+      {
+        files: new DirectoryListing(path.join(tempDir(), 'not-yet')),
+        format: 'json',
+        read: { schema },
+      },
+      { metadataStore: new LocalDirectoryStore(tempDir()) },
+    );
+    expect(await missing.latestOffset(undefined)).toBeUndefined();
     add('a.json', 0);
     const end = await s.latestOffset(undefined);
     expect(await s.latestOffset(end)).toBe(end);
@@ -69,43 +89,50 @@ describe('FileStreamSource', () => {
     add('b.json', 0);
     add('a.json', 20);
     add('c.json', 10);
-    const s = source({ maxFilesPerTrigger: 1 });
-    let start: Offset | undefined;
-    const order: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const end = await s.latestOffset(start);
-      order.push(...(await filesOf(s, start, end)));
-      start = end;
-    }
-    expect(order).toEqual(['b.json', 'c.json', 'a.json']);
+    expect(await drain(source({ maxFilesPerTrigger: 1 }))).toEqual([
+      ['b.json'],
+      ['c.json'],
+      ['a.json'],
+    ]);
   });
 
   it('admits files of the same modification time in name order', async () => {
     const { source, add } = fixture();
     for (const name of ['b.json', 'c.json', 'a.json']) add(name, 0);
-    const s = source();
-    expect(await filesOf(s, undefined, await s.latestOffset(undefined))).toEqual([
-      'a.json',
-      'b.json',
-      'c.json',
-    ]);
+    expect(await drain(source())).toEqual([['a.json', 'b.json', 'c.json']]);
   });
 
   it('admits at most maxFilesPerTrigger files per batch', async () => {
     const { source, add } = fixture();
     for (let i = 0; i < 5; i++) add(`f${i}.json`, i);
-    const s = source({ maxFilesPerTrigger: 2 });
-    const ends: Offset[] = [];
-    let start: Offset | undefined;
-    for (let i = 0; i < 4; i++) {
-      start = await s.latestOffset(start);
-      ends.push(start);
-    }
-    expect(ends).toEqual([2, 4, 5, 5]);
-    expect(await filesOf(s, 2, 4)).toEqual(['f2.json', 'f3.json']);
-    expect(await s.getBatch(4, 5)).toEqual([
-      ['f4.json', 1],
-      ['f4.json', 2],
+    expect(await drain(source({ maxFilesPerTrigger: 2 }))).toEqual([
+      ['f0.json', 'f1.json'],
+      ['f2.json', 'f3.json'],
+      ['f4.json'],
+    ]);
+  });
+
+  it('admits files up to maxBytesPerTrigger per batch, and a larger file alone', async () => {
+    const { source, add } = fixture();
+    add('small-1.json', 0, 2);
+    add('small-2.json', 1, 2);
+    add('large.json', 2, 40);
+    add('small-3.json', 3, 2);
+    const twoSmall = (await source().latestOffset(undefined)) as FileSourceOffset;
+    const smallBytes = twoSmall.files![0].size + twoSmall.files![1].size;
+    expect(await drain(source({ maxBytesPerTrigger: smallBytes }))).toEqual([
+      ['small-1.json', 'small-2.json'],
+      ['large.json'],
+      ['small-3.json'],
+    ]);
+  });
+
+  it('applies both limits when both are set', async () => {
+    const { source, add } = fixture();
+    for (let i = 0; i < 4; i++) add(`f${i}.json`, i);
+    expect(await drain(source({ maxFilesPerTrigger: 3, maxBytesPerTrigger: 1_000_000 }))).toEqual([
+      ['f0.json', 'f1.json', 'f2.json'],
+      ['f3.json'],
     ]);
   });
 
@@ -114,10 +141,10 @@ describe('FileStreamSource', () => {
     add('old.json', 0);
     add('new.json', 20);
     add('mid.json', 10);
-    const s = source({ maxFilesPerTrigger: 2, latestFirst: true });
-    const first = await s.latestOffset(undefined);
-    expect(await filesOf(s, undefined, first)).toEqual(['new.json', 'mid.json']);
-    expect(await filesOf(s, first, await s.latestOffset(first))).toEqual(['old.json']);
+    expect(await drain(source({ maxFilesPerTrigger: 2, latestFirst: true }))).toEqual([
+      ['new.json', 'mid.json'],
+      ['old.json'],
+    ]);
   });
 
   it('ignores files and directories whose names start with . or _, and reads nested directories', async () => {
@@ -128,61 +155,74 @@ describe('FileStreamSource', () => {
     add('.staging/part-1.json', 0);
     add('visible.json', 1);
     add('2026/01/nested.json', 2);
-    const s = source();
-    expect(await filesOf(s, undefined, await s.latestOffset(undefined))).toEqual([
-      'visible.json',
-      '2026/01/nested.json',
-    ]);
+    expect(await drain(source())).toEqual([['visible.json', '2026/01/nested.json']]);
   });
 
-  it('replays the same files for the same offsets, also in a new source on the same checkpoint', async () => {
-    const { source, add } = fixture();
+  it('records the files of a batch in its offset, so even a source without its seen-files log replays them', async () => {
+    const { source, add, dir } = fixture();
     add('a.json', 0);
     add('b.json', 1);
     const s = source();
-    const end = await s.latestOffset(undefined);
+    const end = (await s.latestOffset(undefined)) as FileSourceOffset;
+    expect(end.files!.map((f) => f.path)).toEqual(['a.json', 'b.json']);
+    expect(end.logOffset).toBe(0);
     const rows = await s.getBatch(undefined, end);
     add('c.json', 2);
     await s.latestOffset(end);
     expect(await s.getBatch(undefined, end)).toEqual(rows);
-    expect(await source().getBatch(undefined, end)).toEqual(rows);
+    const emptyCheckpoint = new FileStreamSource(
+      { files: new DirectoryListing(dir), format: 'json', read: { schema } },
+      { metadataStore: new LocalDirectoryStore(tempDir()) },
+    );
+    expect(await emptyCheckpoint.getBatch(undefined, end)).toEqual(rows);
+  });
+
+  it('keeps a long file list out of the offset, in an object of its checkpoint that the offset names', async () => {
+    const { source, add, metadataPath } = fixture();
+    for (let i = 0; i < 6; i++) add(`file-with-a-long-name-${i}.json`, i);
+    const s = source({ maxInlineFileListBytes: 200 });
+    const end = (await s.latestOffset(undefined)) as FileSourceOffset;
+    expect(end.files).toBeUndefined();
+    expect(end.filesKey).toMatch(/^files\/0{20}-[0-9a-f-]{36}\.json$/);
+    expect(JSON.stringify(end).length).toBeLessThan(200);
+    expect(readdirSync(path.join(metadataPath, 'files'))).toEqual([end.filesKey!.slice(6)]);
+    const expected = Array.from({ length: 6 }, (_, i) => `file-with-a-long-name-${i}.json`);
+    expect(await filesOf(source(), undefined, end)).toEqual(expected);
+
+    rmSync(path.join(metadataPath, 'files'), { recursive: true });
+    await expect(source().getBatch(undefined, end)).rejects.toThrow(CheckpointError);
+    await expect(source().getBatch(undefined, end)).rejects.toThrow(end.filesKey!);
   });
 
   it('never admits a file again after a restart, even one with an older modification time', async () => {
     const { source, add } = fixture();
     add('a.json', 10);
     add('b.json', 20);
-    const first = source();
-    const end = await first.latestOffset(undefined);
+    const end = await source().latestOffset(undefined);
 
     const restarted = source();
     expect(await restarted.latestOffset(end)).toBe(end);
     add('c.json', 30);
     add('older-but-new.json', 0);
-    const next = await restarted.latestOffset(end);
-    expect(await filesOf(restarted, end, next)).toEqual(['older-but-new.json', 'c.json']);
-    expect(await restarted.latestOffset(next)).toBe(next);
+    expect(await drain(restarted, end)).toEqual([['older-but-new.json', 'c.json']]);
   });
 
-  it('reuses the log entry a crashed attempt wrote: planning from the same start again gives the same end', async () => {
+  it('records nothing as seen before the batch commits: planning again from the same start admits the files again', async () => {
     const { source, add } = fixture();
     add('a.json', 0);
     add('b.json', 1);
-    const crashed = source({ maxFilesPerTrigger: 5 });
-    const end = await crashed.latestOffset(undefined); // wrote its log entry, then died before its intent
+    const crashed = source();
+    await crashed.latestOffset(undefined); // its intent was never written
     add('c.json', 2);
-
-    const retry = source({ maxFilesPerTrigger: 5 });
-    expect(await retry.latestOffset(undefined)).toBe(end);
-    expect(await filesOf(retry, undefined, end)).toEqual(['a.json', 'b.json']);
-    // the same holds within one run
-    expect(await crashed.latestOffset(undefined)).toBe(end);
-    // and the new file goes to the next batch
-    const next = await retry.latestOffset(end);
-    expect(await filesOf(retry, end, next)).toEqual(['c.json']);
+    const retry = source();
+    expect(await filesOf(retry, undefined, await retry.latestOffset(undefined))).toEqual([
+      'a.json',
+      'b.json',
+      'c.json',
+    ]);
   });
 
-  it('makes two runs planning the same batch at once agree on the files of the run that wrote the log entry first', async () => {
+  it('lets the intent decide between two runs that planned the same batch differently, and loses no file', async () => {
     const { source, add } = fixture();
     add('old.json', 0);
     add('new.json', 10);
@@ -192,72 +232,202 @@ describe('FileStreamSource', () => {
       oldestFirst.latestOffset(undefined),
       newestFirst.latestOffset(undefined),
     ]);
-    expect(a).toBe(1);
-    expect(b).toBe(1);
-    const files = await filesOf(oldestFirst, undefined, 1);
-    expect(files).toHaveLength(1);
-    expect(await filesOf(newestFirst, undefined, 1)).toEqual(files);
+    expect(await filesOf(oldestFirst, undefined, a)).toEqual(['old.json']);
+    expect(await filesOf(oldestFirst, undefined, b)).toEqual(['new.json']);
+    // the checkpoint kept b's intent: both runs go on from it and admit old.json next
+    for (const run of [oldestFirst, newestFirst]) {
+      const next = await run.latestOffset(b);
+      expect(await filesOf(run, b, next)).toEqual(['old.json']);
+    }
   });
 
-  it('keeps one log entry per planning step in its checkpoint directory', async () => {
+  it('keeps one seen-files record per committed batch and a compaction every 10 batches', async () => {
     const { source, add, metadataPath } = fixture();
-    add('a.json', 0);
-    const s = source();
-    const end = await s.latestOffset(undefined);
-    await s.latestOffset(end); // nothing new: no entry
-    add('b.json', 1);
-    await s.latestOffset(end);
-    expect(readdirSync(metadataPath).sort()).toEqual([
-      `${'0'.padStart(20, '0')}.json`,
-      `${'1'.padStart(20, '0')}.json`,
+    const s = source({ maxFilesPerTrigger: 1 });
+    for (let i = 0; i < COMPACT_INTERVAL + 2; i++) add(`f${String(i).padStart(2, '0')}.json`, i);
+    const batches = await drain(s); // ends with a planning from the last batch, which records it
+    expect(batches).toHaveLength(COMPACT_INTERVAL + 2);
+    const id = (n: number) => String(n).padStart(20, '0');
+    expect(readdirSync(path.join(metadataPath, 'seen')).sort()).toEqual(
+      [
+        ...Array.from({ length: COMPACT_INTERVAL + 2 }, (_, i) => `${id(i)}.json`),
+        `${id(COMPACT_INTERVAL - 1)}.compact.json`,
+      ].sort(),
+    );
+  });
+
+  it('loads what it has seen from the compaction and the records after it', async () => {
+    const { source, add, metadataPath } = fixture();
+    const names = Array.from(
+      { length: COMPACT_INTERVAL + 3 },
+      (_, i) => `f${String(i).padStart(2, '0')}.json`,
+    );
+    names.forEach((name, i) => add(name, i));
+    let end: Offset | undefined;
+    const s = source({ maxFilesPerTrigger: 1 });
+    for (let i = 0; i < names.length; i++) end = await s.latestOffset(end);
+    await s.latestOffset(end); // records the last batch
+    // records before the compaction are no longer needed to know what was seen
+    for (let i = 0; i < COMPACT_INTERVAL; i++) {
+      rmSync(path.join(metadataPath, 'seen', `${String(i).padStart(20, '0')}.json`));
+    }
+    add('late.json', 100);
+    expect(await drain(source(), end)).toEqual([['late.json']]);
+  });
+
+  it('ignores files older than maxFileAge before the newest file it admitted', async () => {
+    const { source, add } = fixture();
+    add('recent.json', 10 * DAY);
+    const end = await source().latestOffset(undefined);
+    add('eight-days-older.json', 2 * DAY);
+    add('six-days-older.json', 4 * DAY);
+    expect(await drain(source(), end)).toEqual([['six-days-older.json']]);
+    expect(await drain(source({ maxFileAgeMs: 3 * DAY * 1000 }), end)).toEqual([]);
+  });
+
+  it('admits files of any age in the first batch, and ignores maxFileAge with latestFirst and a limit, as Spark', async () => {
+    const { source, add } = fixture();
+    add('ancient.json', 0);
+    add('recent.json', 30 * DAY);
+    expect(await drain(source())).toEqual([['ancient.json', 'recent.json']]);
+
+    const other = fixture();
+    other.add('ancient.json', 0);
+    other.add('recent.json', 30 * DAY);
+    expect(await drain(other.source({ latestFirst: true, maxFilesPerTrigger: 1 }))).toEqual([
+      ['recent.json'],
+      ['ancient.json'],
     ]);
   });
 
-  it('fails with a CheckpointError naming the file when its file log is corrupt', async () => {
-    const { source, add, metadataPath } = fixture();
-    add('a.json', 0);
-    await source().latestOffset(undefined);
-    const entry = path.join(metadataPath, readdirSync(metadataPath)[0]);
-    writeFileSync(entry, '{"formatVersion":1,"start":0,"files":["/da');
-    const error = await source()
-      .latestOffset(undefined)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CheckpointError);
-    expect((error as Error).message).toContain(entry);
+  it('refuses a longer maxFileAge than its checkpoint remembers files for, naming the option', async () => {
+    const { source, add } = fixture();
+    for (let i = 0; i < COMPACT_INTERVAL + 1; i++) add(`f${String(i).padStart(2, '0')}.json`, i);
+    const limited = source({ maxFilesPerTrigger: 1, maxFileAgeMs: 60_000 });
+    let end: Offset | undefined;
+    for (let i = 0; i < COMPACT_INTERVAL + 1; i++) end = await limited.latestOffset(end);
+    const longer = source({ maxFilesPerTrigger: 1, maxFileAgeMs: 120_000 });
+    await expect(longer.latestOffset(end)).rejects.toThrow(InvalidOptionError);
+    await expect(longer.latestOffset(end)).rejects.toThrow(
+      /Set option maxFileAge to at most 60000 ms/,
+    );
+    expect(await source({ maxFilesPerTrigger: 1, maxFileAgeMs: 30_000 }).latestOffset(end)).toBe(
+      end,
+    );
   });
 
-  it('fails with a CheckpointError, rather than admitting files again, when its log is shorter than the offsets asked for', async () => {
+  it('fails with a CheckpointError naming the record when its seen-files log is corrupt', async () => {
+    const { source, add, metadataPath } = fixture();
+    add('a.json', 0);
+    const end = await source().latestOffset(undefined);
+    add('b.json', 1);
+    const next = await source().latestOffset(end); // records batch 0
+    const record = path.join(metadataPath, 'seen', `${'0'.padStart(20, '0')}.json`);
+    writeFileSync(record, '{"formatVersion":1,"logOffset":0,"files":[{"pa');
+    const error = await source()
+      .latestOffset(next)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as Error).message).toContain(record);
+  });
+
+  it('fails with a CheckpointError, rather than admitting files again, when its log lost records the offsets refer to', async () => {
     const { source, add, metadataPath } = fixture();
     add('a.json', 0);
     add('b.json', 1);
-    const end = await source().latestOffset(undefined);
+    const s = source({ maxFilesPerTrigger: 1 });
+    const first = await s.latestOffset(undefined);
+    const second = await s.latestOffset(first);
     rmSync(metadataPath, { recursive: true });
-    await expect(source().latestOffset(end)).rejects.toThrow(CheckpointError);
-    await expect(source().latestOffset(end)).rejects.toThrow(
-      `lists 0 files, but the checkpoint's offsets refer to 2`,
+    await expect(source().latestOffset(second)).rejects.toThrow(CheckpointError);
+    await expect(source().latestOffset(second)).rejects.toThrow(
+      /seen-files log lacks .*0{20}\.json/,
     );
-    await expect(source().getBatch(undefined, end!)).rejects.toThrow(CheckpointError);
   });
 
-  it('reads a batch that another run planned after this source last read its log', async () => {
+  it('recovers the record of the last committed batch from its offset', async () => {
+    const { source, add, metadataPath } = fixture();
+    add('a.json', 0);
+    const end = await source().latestOffset(undefined);
+    await source().latestOffset(end);
+    rmSync(metadataPath, { recursive: true }); // as if the run died between the commit and the record
+    add('b.json', 1);
+    expect(await drain(source(), end)).toEqual([['b.json']]);
+  });
+
+  it('refuses offsets it did not write, such as the numbered offsets of an older file source', async () => {
+    const { source } = fixture();
+    await expect(source().latestOffset(5)).rejects.toThrow(CheckpointError);
+    await expect(source().getBatch(undefined, 5)).rejects.toThrow(
+      /not a file source offset of format version 1/,
+    );
+  });
+
+  it('reads a batch that another run planned', async () => {
     const { source, add } = fixture();
     const reader = source();
-    expect(await reader.latestOffset(undefined)).toBeUndefined(); // reads the (empty) log
+    expect(await reader.latestOffset(undefined)).toBeUndefined();
     add('a.json', 0);
-    const end = await source().latestOffset(undefined); // another run admits a.json
+    const end = await source().latestOffset(undefined);
     expect(await filesOf(reader, undefined, end!)).toEqual(['a.json']);
   });
 
-  it('fails with a CheckpointError when an entry of its file log is missing', async () => {
-    const { source, add, metadataPath } = fixture();
-    const s = source({ maxFilesPerTrigger: 1 });
-    add('a.json', 0);
-    add('b.json', 1);
-    await s.latestOffset(await s.latestOffset(undefined));
-    writeFileSync(
-      path.join(metadataPath, readdirSync(metadataPath)[0]),
-      JSON.stringify({ formatVersion: 1, start: 5, files: [] }),
+  it('counts the files not admitted yet as its backlog', async () => {
+    const { source, add } = fixture();
+    for (let i = 0; i < 5; i++) add(`f${i}.json`, i);
+    const s = source({ maxFilesPerTrigger: 2 });
+    expect(await s.backlog(undefined)).toBe(5);
+    const end = await s.latestOffset(undefined);
+    expect(await s.backlog(end)).toBe(3);
+  });
+
+  it('with incrementalListing, admits in path order and never reads a file whose path sorts before one admitted', async () => {
+    const { source, add } = fixture();
+    add('2026-01-02.json', 0);
+    add('2026-01-01.json', 5);
+    const s = source({ incrementalListing: true });
+    const end = (await s.latestOffset(undefined)) as FileSourceOffset;
+    expect(await filesOf(s, undefined, end)).toEqual(['2026-01-01.json', '2026-01-02.json']);
+    expect(end.lastPath).toBe('2026-01-02.json');
+    add('2025-12-31.json', 10); // late, and sorts before 2026-01-02.json: documented as never read
+    add('2026-01-03.json', 10);
+    expect(await drain(s, end)).toEqual([['2026-01-03.json']]);
+    // the default listing finds it
+    expect(await drain(source(), end)).toEqual([['2025-12-31.json', '2026-01-03.json']]);
+  });
+
+  it('refuses latestFirst with incrementalListing', () => {
+    const { source } = fixture();
+    expect(() => source({ incrementalListing: true, latestFirst: true })).toThrow(
+      /latestFirst and incrementalListing cannot be combined/,
     );
-    await expect(source().latestOffset(undefined)).rejects.toThrow(/corrupt or out of order/);
+  });
+
+  it('names the file when its content is bad', async () => {
+    const { source, add, dir } = fixture();
+    writeFileSync(path.join(dir, 'broken.json.gz'), 'not gzip');
+    add('fine.json', 1);
+    const s = source({ read: { schema, mode: 'FAILFAST' } });
+    const end = await s.latestOffset(undefined);
+    await expect(s.getBatch(undefined, end)).rejects.toThrow(path.join(dir, 'broken.json.gz'));
+
+    const other = fixture();
+    writeFileSync(path.join(other.dir, 'malformed.json'), '{"file": "x", "n": 1}\n{"file": \n');
+    const failFast = other.source({ read: { schema, mode: 'FAILFAST' } });
+    const end2 = await failFast.latestOffset(undefined);
+    await expect(failFast.getBatch(undefined, end2)).rejects.toThrow(
+      path.join(other.dir, 'malformed.json'),
+    );
+  });
+
+  it('fails naming the file when a planned file was deleted', async () => {
+    const { source, add, dir } = fixture();
+    add('a.json', 0);
+    const s = source();
+    const end = await s.latestOffset(undefined);
+    rmSync(path.join(dir, 'a.json'));
+    await expect(s.getBatch(undefined, end)).rejects.toThrow(
+      new RegExp(`Cannot read ${path.join(dir, 'a.json')}, which a planned batch lists`),
+    );
   });
 });
