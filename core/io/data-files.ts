@@ -3,11 +3,16 @@
  * (JSON lines, CSV, Parquet, plain text; gzip-compressed when the name ends in `.gz`) into engine rows.
  * Shared by the batch reader and the file stream source.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ExecutionError, InvalidOptionError } from '../errors.js';
+import {
+  decodeManifest,
+  FILE_SINK_LOG_DIRECTORY,
+  manifestsToRead,
+} from '../sinks/file-sink-log.js';
 import { field, StringType, struct, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CsvParseMode, parseCsv } from './csv.js';
@@ -47,7 +52,11 @@ export function fileFormat(name: string): FileFormat {
   throw new InvalidOptionError(`Unknown file format '${name}'; use json, csv, parquet or text.`);
 }
 
-/** A file itself, or the data files of a directory (recursively; names starting with `.` or `_` are skipped, as Spark does). */
+/**
+ * A file itself, or the data files of a directory: those its file sink manifest log lists when it has
+ * one (`_sluice_metadata/`, as Spark reads `_spark_metadata/`: files of crashed attempts are not data),
+ * else every file under it (recursively; names starting with `.` or `_` are skipped, as Spark does).
+ */
 export function listDataFiles(location: string): string[] {
   let stat;
   try {
@@ -56,12 +65,28 @@ export function listDataFiles(location: string): string[] {
     throw new InvalidOptionError(`Path does not exist: ${location}.`);
   }
   if (stat.isFile()) return [location];
-  return readdirSync(location, { recursive: true, withFileTypes: true })
+  return sinkLogFiles(location) ?? directoryFiles(location);
+}
+
+function directoryFiles(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter(
-      (e) => e.isFile() && !isHidden(path.relative(location, path.join(e.parentPath, e.name))),
+      (e) => e.isFile() && !isHidden(path.relative(directory, path.join(e.parentPath, e.name))),
     )
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
+}
+
+/** The files the manifest log of a file sink writing to `directory` lists; undefined without a log. */
+function sinkLogFiles(directory: string): string[] | undefined {
+  const logDirectory = path.join(directory, FILE_SINK_LOG_DIRECTORY);
+  if (!existsSync(logDirectory)) return undefined;
+  return manifestsToRead(readdirSync(logDirectory)).flatMap((name) => {
+    const file = path.join(logDirectory, name.name);
+    return decodeManifest(name, readFileSync(file), file).files.map((f) =>
+      path.join(directory, ...f.path.split('/')),
+    );
+  });
 }
 
 function isHidden(relative: string): boolean {
