@@ -3,7 +3,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,35 +12,17 @@
  */
 import { mkdirSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import {
-  col,
-  from_json,
-  progressLine,
-  type RowObject,
-  type DataFrame,
-  SluiceSession,
-  window,
-} from '../core/index.js';
+import { progressLine, type RowObject, SluiceSession } from '../core/index.js';
 import { clickstreamFiles } from './clickstream-events.js';
+import { clickCounts } from './clickstream-query.js';
 
 const WORK_DIR = path.resolve('.sluice/clickstream');
 const INPUT = path.join(WORK_DIR, 'in');
 const OUTPUT = path.join(WORK_DIR, 'out');
 const CHECKPOINT = path.join(WORK_DIR, 'checkpoint');
-const EVENT_SCHEMA = 'ts TIMESTAMP, category STRING, user STRING, page STRING';
 
 /** Late events the stream dropped, over the committed batches of both runs. */
 let lateEventsDropped = 0;
-
-/** The query: the same code runs on a stream (readStream) and on a table (read). */
-function clickCounts(lines: DataFrame): DataFrame {
-  return lines
-    .select(from_json(col('value'), EVENT_SCHEMA).alias('event'))
-    .select('event.*')
-    .withWatermark('ts', '15 minutes')
-    .groupBy(window(col('ts'), '10 minutes'), col('category'))
-    .count();
-}
 
 /** The sink: one file per batchId, written atomically and skipped when it exists, so a re-run batch lands once. */
 function writeWindows(rows: RowObject[], batchId: number): void {

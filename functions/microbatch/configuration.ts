@@ -4,7 +4,7 @@
  * names the variable, rather than the first batch. Source and sink are JSON documents, so the
  * construct (which also derives IAM from them) and the function agree on one typed shape.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidOptionError } from '../../core/index.js';
 import { parseDuration } from '../../core/types/duration.js';
 
@@ -22,11 +22,26 @@ export const ENV = {
   s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
 } as const;
 
-const name = z.string().trim().min(1);
+const name = z.string().check(z.trim(), z.minLength(1));
+const positiveInteger = z.int().check(z.positive());
+
+/** S3's bucket naming rule, checked here so a typo fails the cold start, naming the setting. */
+const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const BUCKET_RULE = 'an S3 bucket name (3 to 63 lowercase letters, digits, "." or "-")';
+const bucketName = z.string().check(z.trim(), z.regex(S3_BUCKET, `must be ${BUCKET_RULE}`));
+/** A key prefix in a bucket: S3 keys have no leading slash. */
+const noLeadingSlash = z.refine<string>((p) => !p.startsWith('/'), 'must not start with "/"');
+const tablePath = z.string().check(z.trim(), z.minLength(1), noLeadingSlash);
+
+/**
+ * The query id names the query's checkpoint items (`query#<id>`, the IAM leading key) and its state
+ * prefix, so it is restricted to characters safe in both.
+ */
+const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** How the function authenticates to Kafka (MSK IAM, or SCRAM/PLAIN credentials in Secrets Manager). */
 export const kafkaAuthSchema = z.discriminatedUnion('mechanism', [
-  z.object({ mechanism: z.literal('aws-msk-iam'), region: name.optional() }),
+  z.object({ mechanism: z.literal('aws-msk-iam'), region: z.optional(name) }),
   z.object({
     mechanism: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']),
     /** A secret whose SecretString is `{"username": ..., "password": ...}`. */
@@ -35,10 +50,10 @@ export const kafkaAuthSchema = z.discriminatedUnion('mechanism', [
 ]);
 
 const kafkaConnection = {
-  bootstrapServers: z.array(name).min(1),
+  bootstrapServers: z.array(name).check(z.minLength(1)),
   topic: name,
-  ssl: z.boolean().default(false),
-  sasl: kafkaAuthSchema.optional(),
+  ssl: z._default(z.boolean(), false),
+  sasl: z.optional(kafkaAuthSchema),
 };
 
 /** The stream the query reads. */
@@ -46,20 +61,20 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('kafka'),
     ...kafkaConnection,
-    startingOffsets: z.enum(['earliest', 'latest']).default('earliest'),
-    maxOffsetsPerTrigger: z.number().int().positive().optional(),
-    minOffsetsPerTrigger: z.number().int().positive().optional(),
-    maxTriggerDelay: name.optional(),
-    failOnDataLoss: z.boolean().default(true),
+    startingOffsets: z._default(z.enum(['earliest', 'latest']), 'earliest'),
+    maxOffsetsPerTrigger: z.optional(positiveInteger),
+    minOffsetsPerTrigger: z.optional(positiveInteger),
+    maxTriggerDelay: z.optional(name),
+    failOnDataLoss: z._default(z.boolean(), true),
   }),
   z.object({
     kind: z.literal('s3-files'),
-    bucket: name,
-    prefix: z.string().default(''),
+    bucket: bucketName,
+    prefix: z._default(z.string().check(noLeadingSlash), ''),
     format: z.enum(['json', 'csv', 'parquet', 'text']),
     /** DDL, e.g. `ts TIMESTAMP, category STRING` (not needed for text). */
-    schema: name.optional(),
-    maxFilesPerTrigger: z.number().int().positive().optional(),
+    schema: z.optional(name),
+    maxFilesPerTrigger: z.optional(positiveInteger),
   }),
 ]);
 
@@ -67,14 +82,14 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
 export const sinkConfigSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('delta'),
-    bucket: name,
-    path: name,
-    partitionBy: z.array(name).optional(),
+    bucket: bucketName,
+    path: tablePath,
+    partitionBy: z.optional(z.array(name)),
   }),
   z.object({
     kind: z.literal('files'),
-    bucket: name,
-    path: name,
+    bucket: bucketName,
+    path: tablePath,
     format: z.enum(['json', 'csv', 'parquet']),
   }),
   z.object({ kind: z.literal('dynamodb'), tableName: name }),
@@ -106,20 +121,30 @@ export interface MicroBatchConfig {
   readonly s3ForcePathStyle: boolean;
 }
 
-/** Reads and validates the configuration from environment variables. */
+/**
+ * Reads and validates the configuration from environment variables. The trigger interval may not
+ * exceed the schedule's: every scheduled invocation runs at least one batch, so the schedule would
+ * set the pace, not the trigger.
+ */
 export function readConfiguration(
   env: Readonly<Record<string, string | undefined>>,
 ): MicroBatchConfig {
   const scheduleIntervalMs = durationSetting(env, ENV.scheduleInterval, '1 minute');
+  const triggerIntervalMs = env[ENV.triggerInterval]?.trim()
+    ? durationSetting(env, ENV.triggerInterval, '')
+    : scheduleIntervalMs;
+  if (triggerIntervalMs > scheduleIntervalMs) {
+    throw new InvalidOptionError(
+      `${ENV.triggerInterval} (${triggerIntervalMs} ms) is longer than ${ENV.scheduleInterval} (${scheduleIntervalMs} ms): every scheduled invocation runs a batch, so schedule the function at the trigger interval.`,
+    );
+  }
   return {
-    queryId: required(env, ENV.queryId),
+    queryId: matching(env, ENV.queryId, QUERY_ID, "1 to 128 letters, digits, '.', '-' or '_'"),
     checkpointTable: required(env, ENV.checkpointTable),
-    stateBucket: required(env, ENV.stateBucket),
-    statePrefix: env[ENV.statePrefix]?.trim() || 'sluice',
+    stateBucket: matching(env, ENV.stateBucket, S3_BUCKET, BUCKET_RULE),
+    statePrefix: statePrefix(env),
     scheduleIntervalMs,
-    triggerIntervalMs: env[ENV.triggerInterval]
-      ? durationSetting(env, ENV.triggerInterval, '')
-      : scheduleIntervalMs,
+    triggerIntervalMs,
     safetyMarginMs: integerSetting(env, ENV.safetyMarginMs, 5_000),
     source: jsonSetting(env, ENV.source, sourceConfigSchema),
     sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
@@ -130,6 +155,29 @@ export function readConfiguration(
 function required(env: Readonly<Record<string, string | undefined>>, key: string): string {
   const value = env[key]?.trim();
   if (!value) throw new InvalidOptionError(`The function needs the environment variable ${key}.`);
+  return value;
+}
+
+function matching(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+  pattern: RegExp,
+  rule: string,
+): string {
+  const value = required(env, key);
+  if (!pattern.test(value)) {
+    throw new InvalidOptionError(`${key}='${value}' is invalid: use ${rule}.`);
+  }
+  return value;
+}
+
+function statePrefix(env: Readonly<Record<string, string | undefined>>): string {
+  const value = env[ENV.statePrefix]?.trim() || 'sluice';
+  if (value.startsWith('/')) {
+    throw new InvalidOptionError(
+      `${ENV.statePrefix}='${value}' must not start with '/': S3 keys have no leading slash.`,
+    );
+  }
   return value;
 }
 
@@ -166,7 +214,7 @@ function integerSetting(
 function jsonSetting<T>(
   env: Readonly<Record<string, string | undefined>>,
   key: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
 ): T {
   const text = required(env, key);
   let value: unknown;
