@@ -1,0 +1,103 @@
+/**
+ * A `MicroBatchQuery`'s props, checked and completed with their defaults before any resource is
+ * created, so a mistake fails `cdk synth` with the prop's name rather than a deployment or a cold
+ * start. The function re-checks what it receives; these checks exist to fail earlier.
+ */
+import { Duration } from 'aws-cdk-lib';
+import { InvalidOptionError } from '../core/errors.js';
+import type { SinkConfig, SourceConfig } from '../functions/microbatch/configuration.js';
+import { checkNoBatchTriggers } from './micro-batch-alarms.js';
+import type { MicroBatchQueryProps } from './micro-batch-query.js';
+import { parseSink, parseSource } from './query-config.js';
+import { checkKafkaOptions } from './source-sink-permissions.js';
+import { type TriggerSchedule, triggerSchedule } from './trigger-schedule.js';
+
+/** The checked settings of one query. */
+export interface MicroBatchSettings {
+  readonly queryId: string;
+  readonly source: SourceConfig;
+  readonly sink: SinkConfig;
+  readonly trigger: TriggerSchedule;
+  readonly timeout: Duration;
+  readonly safetyMargin: Duration;
+  readonly statePrefix: string;
+  readonly noBatchTriggers: number;
+  /** How long Lambda keeps an invocation waiting behind a running one: at most one period. */
+  readonly maxEventAge: Duration;
+}
+
+/** The same rule as the function's configuration: safe in a DynamoDB key and an S3 prefix. */
+const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const MAX_TIMEOUT = Duration.minutes(15);
+const MAX_LAMBDA_EVENT_AGE = Duration.hours(6);
+
+/** Checks `props` and fills in the defaults their docs state. */
+export function resolveSettings(props: MicroBatchQueryProps): MicroBatchSettings {
+  const source = parseSource(props.source);
+  const sink = parseSink(props.sink);
+  checkKafkaOptions(source, sink, props);
+  checkNetwork(props);
+  const trigger = triggerSchedule(props.triggerInterval ?? Duration.minutes(1));
+  const timeout = props.timeout ?? defaultTimeout(trigger.scheduleInterval);
+  const safetyMargin = props.safetyMargin ?? Duration.seconds(5);
+  checkTimeout(timeout, safetyMargin);
+  return {
+    queryId: checkQueryId(props.queryId),
+    source,
+    sink,
+    trigger,
+    timeout,
+    safetyMargin,
+    statePrefix: checkStatePrefix(props.statePrefix ?? 'sluice'),
+    noBatchTriggers: checkNoBatchTriggers(props.noBatchTriggers ?? 5, trigger.scheduleInterval),
+    maxEventAge: minDuration(trigger.scheduleInterval, MAX_LAMBDA_EVENT_AGE),
+  };
+}
+
+function checkQueryId(queryId: string): string {
+  if (!QUERY_ID.test(queryId ?? '')) {
+    throw new InvalidOptionError(
+      `Invalid queryId '${queryId}': use 1 to 128 letters, digits, '.', '-' or '_'; it names the query's checkpoint items, state prefix and metrics.`,
+    );
+  }
+  return queryId;
+}
+
+function checkStatePrefix(statePrefix: string): string {
+  if (!/^[^/](.*[^/])?$/.test(statePrefix)) {
+    throw new InvalidOptionError(
+      `statePrefix '${statePrefix}' must be a non-empty key prefix without leading or trailing '/', e.g. 'sluice' or 'teams/growth'.`,
+    );
+  }
+  return statePrefix;
+}
+
+function checkNetwork(props: MicroBatchQueryProps): void {
+  if (!props.vpc && (props.vpcSubnets || props.securityGroups)) {
+    throw new InvalidOptionError(
+      'vpcSubnets and securityGroups need vpc: set vpc to the VPC the function runs in.',
+    );
+  }
+}
+
+/** A period plus a minute for its last batch, within Lambda's 15 minutes. */
+function defaultTimeout(scheduleInterval: Duration): Duration {
+  return minDuration(scheduleInterval.plus(Duration.minutes(1)), MAX_TIMEOUT);
+}
+
+function checkTimeout(timeout: Duration, safetyMargin: Duration): void {
+  if (timeout.toMilliseconds() > MAX_TIMEOUT.toMilliseconds()) {
+    throw new InvalidOptionError(
+      `timeout ${timeout.toHumanString()} exceeds Lambda's 15 minutes; lower it, and cap the batch size (e.g. maxOffsetsPerTrigger) so a batch fits.`,
+    );
+  }
+  if (safetyMargin.toMilliseconds() >= timeout.toMilliseconds()) {
+    throw new InvalidOptionError(
+      `safetyMargin ${safetyMargin.toHumanString()} leaves no time for a batch within timeout ${timeout.toHumanString()}; lower safetyMargin or raise timeout.`,
+    );
+  }
+}
+
+function minDuration(a: Duration, b: Duration): Duration {
+  return a.toMilliseconds() <= b.toMilliseconds() ? a : b;
+}
