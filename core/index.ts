@@ -12,7 +12,8 @@
  *   .option('checkpointLocation', 'checkpoint/').start();
  * ```
  */
-export { SluiceSession } from './api/session.js';
+export { SluiceSession, type SluiceSessionOptions } from './api/session.js';
+export type { ObjectStoreResolver, ObjectStoreResolvers } from './api/object-store-urls.js';
 export { DataFrame } from './api/dataframe.js';
 export { GroupedData } from './api/grouped-data.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';
@@ -86,8 +87,38 @@ export {
   UnsupportedOperationError,
 } from './errors.js';
 export { MemoryStream } from './sources/memory-stream.js';
+export {
+  DEFAULT_MAX_FILE_AGE_MS,
+  FileStreamSource,
+  type FileStreamOptions,
+} from './sources/file-stream-source.js';
+export type { FileListing, ListedFile } from './sources/file-listing.js';
+export { DirectoryListing } from './sources/directory-listing.js';
+export {
+  ObjectStoreListing,
+  type ObjectMetadataListing,
+  type StoredObject,
+} from './sources/object-store-listing.js';
 export { KafkaSource, type KafkaReaderFactory } from './kafka/kafka-source.js';
 export { kafkaOptions, type KafkaSourceOptions } from './kafka/kafka-options.js';
+export { KafkaSink, kafkajsWriter, type KafkaWriterFactory } from './kafka/kafka-sink.js';
+export {
+  DEFAULT_MAX_REQUEST_BYTES,
+  kafkaSinkOptions,
+  type KafkaSinkOptions,
+} from './kafka/kafka-sink-options.js';
+export {
+  BATCH_ID_HEADER,
+  QUERY_ID_HEADER,
+  SEQ_HEADER,
+  type RecordPosition,
+} from './kafka/kafka-sink-records.js';
+export type {
+  KafkaRecordWriter,
+  OutgoingHeader,
+  OutgoingRecord,
+} from './kafka/kafka-record-writer.js';
+export { KafkajsRecordWriter, type KafkajsWriterConfig } from './kafka/kafkajs-record-writer.js';
 export {
   KafkajsPartitionReader,
   type KafkajsReaderConfig,
@@ -101,19 +132,70 @@ export type {
   RangeRead,
 } from './kafka/kafka-partition-reader.js';
 export type { PartitionOffsets, TopicPartition } from './kafka/partition-offsets.js';
-export type { Offset, Source, SourceContext, SourceFactory } from './sources/source.js';
+export { closeKafkaConnections } from './kafka/kafka-connection-pool.js';
+export {
+  kafkaSecurity,
+  type KafkaSecurity,
+  type SaslCredentials,
+  type SaslSettings,
+  type SecurityProtocol,
+  type TlsSettings,
+} from './kafka/kafka-security.js';
+export type { KafkaCredentials, SaslUserPassword } from './kafka/kafka-credentials.js';
+export { awsKafkaCredentials } from './aws/aws-kafka-credentials.js';
+export type {
+  Offset,
+  PlanningContext,
+  Source,
+  SourceContext,
+  SourceFactory,
+} from './sources/source.js';
 export type { OutputMode, Sink, SinkContext } from './sinks/sink.js';
 export { MemorySink } from './sinks/memory-sink.js';
 export { ConsoleSink } from './sinks/console-sink.js';
 export { ForeachBatchSink, type ForeachBatchFunction } from './sinks/foreach-batch-sink.js';
+export { FileSink, type FileSinkOptions } from './sinks/file-sink.js';
+export {
+  DEFAULT_COMPACT_INTERVAL,
+  FILE_SINK_LOG_DIRECTORY,
+  FileSinkLog,
+  type SinkFileEntry,
+  type SinkManifest,
+} from './sinks/file-sink-log.js';
+export { DeltaSink, type DeltaSinkOptions } from './delta/delta-sink.js';
 export {
   DEFAULT_MAX_COMMIT_ATTEMPTS,
   DEFAULT_TARGET_FILE_SIZE,
-  DeltaSink,
-  type DeltaSinkOptions,
-} from './delta/delta-sink.js';
+  type DeltaWriteOptions,
+} from './delta/delta-write-options.js';
 export { DeltaLog, type DeltaTableLocation } from './delta/delta-log.js';
 export { DeltaSnapshot, type DeltaCommit } from './delta/delta-snapshot.js';
+export {
+  CHECKPOINT_WARNING_CODE,
+  checkpointActions,
+  type CheckpointOutcome,
+  writeCheckpoint,
+} from './delta/delta-checkpoint.js';
+export { DeltaStreamSource } from './delta/delta-stream-source.js';
+export {
+  DEFAULT_MAX_FILES_PER_TRIGGER,
+  type DeltaSourceOptions,
+} from './delta/delta-source-options.js';
+export type { DeltaSourceOffset } from './delta/delta-source-offset.js';
+export {
+  type DeltaSaveMode,
+  type DeltaTableWriteOptions,
+  type DeltaTableWriteResult,
+  writeDeltaTable,
+} from './delta/delta-table-writer.js';
+export {
+  CHECKPOINT_INTERVAL,
+  DEFAULT_CHECKPOINT_INTERVAL,
+  DEFAULT_DELETED_FILE_RETENTION_MS,
+  DELETED_FILE_RETENTION,
+} from './delta/table-properties.js';
+export { type DeltaFormatName, DeltaReaderBuilder } from './api/delta-reader-builder.js';
+export type { DeltaReadOptions } from './api/dataframe-reader.js';
 export type {
   AddFileAction,
   CommitInfoAction,
@@ -151,6 +233,15 @@ export {
   type DynamoDbCheckpointOptions,
 } from './aws/dynamodb-checkpoint-store.js';
 export { S3ObjectStore, type S3ObjectStoreOptions } from './aws/s3-object-store.js';
+export {
+  DEFAULT_MAX_CONCURRENT_WRITES,
+  DynamoDbSink,
+  type DynamoDbKeyAttribute,
+  type DynamoDbSinkOptions,
+} from './aws/dynamodb-sink.js';
+export type { DynamoDbTimestampFormat } from './aws/dynamodb-item-codec.js';
+export type { DynamoDbWriteMethod } from './aws/dynamodb-item-writes.js';
+export { s3ObjectStores, type S3ObjectStoresOptions } from './aws/s3-object-stores.js';
 export {
   runInvocation,
   type InvocationBudget,

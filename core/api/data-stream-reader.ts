@@ -1,20 +1,36 @@
 /**
- * DataStreamReader (`session.readStream`): unbounded DataFrames from a directory of files, Kafka
- * topics or a MemoryStream. A file stream needs its schema up front, as in Spark, so the query's
- * shape cannot change when new files arrive; Kafka's schema is fixed.
+ * DataStreamReader (`session.readStream`): unbounded DataFrames from the files under a directory or
+ * an object store's prefix (`s3://bucket/prefix`), Kafka topics, Delta tables or a MemoryStream. A
+ * file stream needs its schema up front, as in Spark, so the query's shape cannot change when new
+ * files arrive; Kafka's schema is fixed, and a Delta table's is read from its log when the stream is
+ * defined.
  */
-import { InvalidOptionError } from '../errors.js';
-import { TEXT_SCHEMA } from '../io/data-files.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
+import { DeltaLog } from '../delta/delta-log.js';
+import { checkDeltaSourceOptions, type DeltaSourceOptions } from '../delta/delta-source-options.js';
+import { DeltaStreamSource } from '../delta/delta-stream-source.js';
+import { AnalysisError, InvalidOptionError } from '../errors.js';
+import { type FileFormat, TEXT_SCHEMA } from '../io/data-files.js';
 import { kafkaSchema } from '../kafka/kafka-schema.js';
 import { KafkaSource } from '../kafka/kafka-source.js';
 import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId, type StreamingRelation } from '../plan/logical-plan.js';
+import { DirectoryListing } from '../sources/directory-listing.js';
+import type { FileListing } from '../sources/file-listing.js';
 import { FileStreamSource } from '../sources/file-stream-source.js';
 import type { MemoryStream } from '../sources/memory-stream.js';
+import { storeListing } from '../sources/object-store-listing.js';
 import type { StructType } from '../types/data-types.js';
 import { DataFrame } from './dataframe.js';
+import { deltaSourceOptions, deltaTableLocation } from './delta-options.js';
+import {
+  type DeltaFormatName,
+  DeltaReaderBuilder,
+  deltaSchemaGiven,
+} from './delta-reader-builder.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
-import { booleanOption, fileReadOptions, positiveIntegerOption } from './reader-options.js';
+import { fileStreamSettings } from './file-stream-options.js';
+import { fileReadOptions } from './reader-options.js';
 import type { SluiceSession } from './session.js';
 
 /** Reads streaming DataFrames. */
@@ -24,31 +40,55 @@ export class DataStreamReader extends FileReaderBuilder {
   }
 
   /**
-   * New files appearing under a directory, as a stream; with format('kafka'), the records of the
-   * topics the options name (no path).
+   * The format: json (JSON lines), csv, parquet (default), text, kafka, or delta, which gives a
+   * builder whose `load` is asynchronous (the schema is in the table's log).
    */
-  load(location?: string): DataFrame {
+  override format(name: DeltaFormatName): DeltaReaderBuilder;
+  override format(name: string): this;
+  override format(name: string): this | DeltaReaderBuilder {
+    if (name.toLowerCase() !== 'delta') return super.format(name);
+    if (this.userSchema) throw deltaSchemaGiven();
+    return new DeltaReaderBuilder(
+      (location, options) => this.delta(location, deltaSourceOptions(options)),
+      this.options,
+    );
+  }
+
+  /**
+   * New files appearing under a location, as a stream: a local directory, a URL such as
+   * `s3://bucket/prefix` (resolved by the session's `objectStores`), or an ObjectStore whose root
+   * holds the files. With format('kafka'), the records of the topics the options name (no location).
+   */
+  load(location?: string | ObjectStore): DataFrame {
     const format = this.formatName;
-    if (format === 'kafka') return this.kafka(location);
-    const directory = this.fileLocation(location);
+    if (format === 'kafka') {
+      return this.kafka(typeof location === 'object' ? location.location : location);
+    }
+    return this.fileStream(format, this.fileListing(location));
+  }
+
+  private fileStream(format: FileFormat, files: FileListing): DataFrame {
     const schema = format === 'text' ? TEXT_SCHEMA : this.userSchema;
     if (!schema) {
       throw new InvalidOptionError(
-        `A file stream over ${directory} needs a schema: call readStream.schema(...) before load(), so the query's shape cannot change as files arrive.`,
+        `A file stream over ${files.location} needs a schema: call readStream.schema(...) before load(), so the query's shape cannot change as files arrive.`,
       );
     }
     const read = { ...fileReadOptions(this.options, schema), schema };
-    const maxFilesPerTrigger = positiveIntegerOption(
-      'maxFilesPerTrigger',
-      this.options.get('maxfilespertrigger'),
-    );
-    const latestFirst = booleanOption('latestFirst', this.options.get('latestfirst'));
+    const settings = fileStreamSettings(this.options);
     return this.relation(
-      `FileSource[${directory}]`,
+      `FileSource[${files.location}]`,
       schema,
-      (context) =>
-        new FileStreamSource({ directory, format, read, maxFilesPerTrigger, latestFirst }, context),
+      (context) => new FileStreamSource({ files, format, read, ...settings }, context),
     );
+  }
+
+  /** Where a file stream's files are: a store, a URL the session resolves, or a local directory. */
+  private fileListing(location: string | ObjectStore | undefined): FileListing {
+    if (typeof location === 'object') return storeListing(location);
+    const path = this.fileLocation(location);
+    const store = this.session.objectStore(path);
+    return store ? storeListing(store) : new DirectoryListing(path);
   }
 
   private kafka(location: string | undefined): DataFrame {
@@ -57,6 +97,28 @@ export class DataStreamReader extends FileReaderBuilder {
       `KafkaSource[${describeSubscription(options.subscription)}]`,
       kafkaSchema(options.includeHeaders),
       (context) => new KafkaSource(options, context),
+    );
+  }
+
+  /**
+   * A Delta table as a stream: its current files first (or from `startingVersion`), then the files
+   * each new version adds. The table is a local directory, a URL such as `s3://bucket/prefix`, or
+   * an ObjectStore whose root is the table root; its schema is fixed now, from its log.
+   */
+  async delta(table: string | ObjectStore, options: DeltaSourceOptions = {}): Promise<DataFrame> {
+    const log = DeltaLog.at(deltaTableLocation(this.session, table));
+    const description = `DeltaSource[${log.table}]`;
+    checkDeltaSourceOptions(options, description);
+    const defined = await log.snapshot();
+    if (!defined) {
+      throw new AnalysisError(
+        `${log.table} is not a Delta table: it has no _delta_log/ commits. Check the path, or write the table first.`,
+      );
+    }
+    return this.relation(
+      description,
+      defined.schema,
+      (context) => new DeltaStreamSource(log, defined, options, context),
     );
   }
 

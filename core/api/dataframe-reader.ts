@@ -2,26 +2,54 @@
  * DataFrameReader (`session.read`): bounded tables from files and Delta tables. The schema is fixed
  * when the DataFrame is created (given, or inferred from the files or the Delta log then); the data is
  * read again each time the DataFrame runs, so a static side of a stream-static join sees the current
- * content per batch.
+ * content per batch (a Delta table's latest version, unless versionAsOf fixes one).
  */
-import { DeltaLog, type DeltaTableLocation } from '../delta/delta-log.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
+import { DeltaLog } from '../delta/delta-log.js';
 import type { DeltaSnapshot } from '../delta/delta-snapshot.js';
 import { readSnapshotRows } from '../delta/delta-table-reader.js';
-import { AnalysisError } from '../errors.js';
+import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { inferSchema, listDataFiles, readDataFile } from '../io/data-files.js';
 import { kafkaBatchScan } from '../kafka/kafka-batch-scan.js';
 import { kafkaSchema } from '../kafka/kafka-schema.js';
 import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import { DataFrame } from './dataframe.js';
+import { deltaTableLocation } from './delta-options.js';
+import {
+  type DeltaFormatName,
+  DeltaReaderBuilder,
+  deltaSchemaGiven,
+} from './delta-reader-builder.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
-import { fileReadOptions } from './reader-options.js';
+import { fileReadOptions, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
+
+/** Options of a Delta table read. */
+export interface DeltaReadOptions {
+  /** The version to read (time travel). @default the latest version, each time the DataFrame runs */
+  readonly versionAsOf?: number;
+}
 
 /** Reads bounded DataFrames from files and Delta tables. */
 export class DataFrameReader extends FileReaderBuilder {
   constructor(private readonly session: SluiceSession) {
     super();
+  }
+
+  /**
+   * The format: json (JSON lines), csv, parquet (default), text, kafka, or delta, which gives a
+   * builder whose `load` is asynchronous (the schema is in the table's log).
+   */
+  override format(name: DeltaFormatName): DeltaReaderBuilder;
+  override format(name: string): this;
+  override format(name: string): this | DeltaReaderBuilder {
+    if (name.toLowerCase() !== 'delta') return super.format(name);
+    if (this.userSchema) throw deltaSchemaGiven();
+    return new DeltaReaderBuilder(
+      (location, options) => this.delta(location, deltaReadOptions(options)),
+      this.options,
+    );
   }
 
   /**
@@ -64,14 +92,17 @@ export class DataFrameReader extends FileReaderBuilder {
   }
 
   /**
-   * Reads the current snapshot of a Delta table: a local directory, or an ObjectStore whose root is
-   * the table root (an S3ObjectStore for a table on S3). Asynchronous, unlike the file formats: the
-   * schema comes from the table's log, which may live on S3. Each run of the DataFrame reads the
-   * table's latest version; it fails if the table's schema has changed since.
+   * Reads a Delta table: a local directory, a URL such as `s3://bucket/prefix` (resolved by the
+   * session's `objectStores`), or an ObjectStore whose root is the table root (an S3ObjectStore for
+   * a table on S3). Asynchronous, unlike the file formats: the schema comes from the table's log.
+   * Each run of the DataFrame reads the table's latest version (or `versionAsOf`); it fails if the
+   * table's schema has changed since.
    */
-  async delta(table: DeltaTableLocation): Promise<DataFrame> {
-    const log = DeltaLog.at(table);
-    const first = await log.snapshot();
+  async delta(table: string | ObjectStore, options: DeltaReadOptions = {}): Promise<DataFrame> {
+    const log = DeltaLog.at(deltaTableLocation(this.session, table));
+    const { versionAsOf } = options;
+    const first =
+      versionAsOf === undefined ? await log.snapshot() : await log.snapshotAt(versionAsOf);
     if (!first) {
       throw new AnalysisError(
         `${log.table} is not a Delta table: it has no _delta_log/ commits. Check the path, or write the table first.`,
@@ -80,6 +111,7 @@ export class DataFrameReader extends FileReaderBuilder {
     const schema = first.schema;
     let snapshot: DeltaSnapshot = first;
     const scan = async () => {
+      if (versionAsOf !== undefined) return readSnapshotRows(log.store, first);
       snapshot = await log.snapshot(snapshot);
       if (!snapshot.hasSchema(schema)) {
         throw new AnalysisError(
@@ -91,10 +123,22 @@ export class DataFrameReader extends FileReaderBuilder {
     return new DataFrame(this.session, {
       kind: 'relation',
       id: newPlanId(),
-      description: `delta[${log.table}]`,
+      description: `delta[${log.table}${versionAsOf === undefined ? '' : `@v${versionAsOf}`}]`,
       scan,
       schema,
       isStreaming: false,
     });
   }
+}
+
+function deltaReadOptions(options: ReadonlyMap<string, OptionValue>): DeltaReadOptions {
+  const version = options.get('versionasof');
+  if (version === undefined) return {};
+  const n = Number(version);
+  if (!Number.isSafeInteger(n) || n < 0 || String(version).trim() === '') {
+    throw new InvalidOptionError(
+      `Invalid option versionAsOf='${version}'; use a table version (0 or more).`,
+    );
+  }
+  return { versionAsOf: n };
 }

@@ -1,10 +1,14 @@
 /**
  * DataFrameWriter (`df.write`): writes a batch DataFrame as a directory of data files
- * (`part-00000-<id>.<ext>` plus an empty `_SUCCESS` marker, as Spark lays them out).
+ * (`part-00000-<id>.<ext>` plus an empty `_SUCCESS` marker, as Spark lays them out), or, with
+ * format('delta'), as one version of a Delta table (delta-table-writer.ts), where the save mode
+ * applies to the table rather than to the directory.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { ObjectStore } from '../checkpoint/object-store.js';
+import { writeDeltaTable } from '../delta/delta-table-writer.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { executeBatch } from '../exec/batch-execution.js';
 import { formatCsv } from '../io/csv.js';
@@ -13,6 +17,7 @@ import { formatJsonLines } from '../io/json-lines.js';
 import { writeParquet } from '../io/parquet.js';
 import { type StructType, typeName } from '../types/data-types.js';
 import type { DataFrame } from './dataframe.js';
+import { deltaTableLocation, deltaWriteOptions } from './delta-options.js';
 import { booleanOption, type OptionValue } from './reader-options.js';
 
 /** What to do when the target directory exists. */
@@ -21,7 +26,7 @@ export type SaveMode = 'errorifexists' | 'overwrite' | 'append' | 'ignore';
 /** Writes a batch DataFrame to files. */
 export class DataFrameWriter {
   private saveMode: SaveMode = 'errorifexists';
-  private formatName: FileFormat = 'parquet';
+  private formatName: FileFormat | 'delta' = 'parquet';
   private readonly options = new Map<string, OptionValue>();
 
   constructor(private readonly df: DataFrame) {}
@@ -37,20 +42,43 @@ export class DataFrameWriter {
     return this;
   }
 
-  /** json (JSON lines), csv, parquet (default) or text. */
+  /** json (JSON lines), csv, parquet (default), text or delta. */
   format(name: string): this {
-    this.formatName = fileFormat(name);
+    this.formatName = name.toLowerCase() === 'delta' ? 'delta' : fileFormat(name);
     return this;
   }
 
-  /** A writer option (csv: header, delimiter; parquet: compression). */
+  /**
+   * A writer option (csv: header, delimiter; parquet: compression; delta: partitionBy, compression,
+   * targetFileSize, maxCommitAttempts and `delta.*` table properties).
+   */
   option(key: string, value: OptionValue): this {
     this.options.set(key.toLowerCase(), value);
     return this;
   }
 
-  /** Runs the query and writes its rows under `directory`. */
-  async save(directory: string): Promise<void> {
+  /** The columns a Delta table is partitioned by (the same as option('partitionBy', 'a,b')). */
+  partitionBy(...columns: string[]): this {
+    return this.option('partitionBy', columns.join(','));
+  }
+
+  /**
+   * Runs the query and writes its rows under `directory`; with format('delta'), to the Delta table
+   * at `directory` (also a URL such as `s3://bucket/prefix`, or an ObjectStore).
+   */
+  async save(directory: string | ObjectStore): Promise<void> {
+    const format = this.formatName;
+    if (format === 'delta') return this.saveDelta(directory);
+    if (typeof directory !== 'string') {
+      throw new InvalidOptionError(
+        `The ${format} writer writes to a local directory; give its path (only format('delta') writes to an object store).`,
+      );
+    }
+    if (this.options.has('partitionby')) {
+      throw new InvalidOptionError(
+        `The ${format} writer does not partition its output (partitionBy); drop it, or write with format('delta').`,
+      );
+    }
     if (existsSync(directory)) {
       if (this.saveMode === 'ignore') return;
       if (this.saveMode === 'errorifexists') {
@@ -62,10 +90,22 @@ export class DataFrameWriter {
     }
     const rows = await executeBatch(this.df.plan);
     await fs.mkdir(directory, { recursive: true });
-    const extension = this.formatName === 'text' ? 'txt' : this.formatName;
+    const extension = format === 'text' ? 'txt' : format;
     const file = path.join(directory, `part-00000-${randomUUID()}.${extension}`);
-    await fs.writeFile(file, this.encode(rows));
+    await fs.writeFile(file, this.encode(rows, format));
     await fs.writeFile(path.join(directory, '_SUCCESS'), '');
+  }
+
+  /** Writes the Delta table at `table` (see {@link save}). */
+  delta(table: string | ObjectStore): Promise<void> {
+    return this.format('delta').save(table);
+  }
+
+  private async saveDelta(table: string | ObjectStore): Promise<void> {
+    const location = deltaTableLocation(this.df.session, table);
+    const options = deltaWriteOptions(this.options);
+    const rows = await executeBatch(this.df.plan);
+    await writeDeltaTable(location, rows, this.df.schema, { ...options, mode: this.saveMode });
   }
 
   /** Writes JSON lines. */
@@ -88,9 +128,9 @@ export class DataFrameWriter {
     return this.format('text').save(directory);
   }
 
-  private encode(rows: unknown[][]): Uint8Array | string {
+  private encode(rows: unknown[][], format: FileFormat): Uint8Array | string {
     const schema = this.df.schema;
-    switch (this.formatName) {
+    switch (format) {
       case 'json':
         return formatJsonLines(rows, schema);
       case 'csv':

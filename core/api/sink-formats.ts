@@ -3,10 +3,14 @@
  * adds its sink here with one entry, so DataStreamWriter stays the same as formats are added.
  */
 import { InvalidOptionError } from '../errors.js';
+import { KafkaSink } from '../kafka/kafka-sink.js';
+import { kafkaSinkOptions } from '../kafka/kafka-sink-options.js';
 import { ConsoleSink } from '../sinks/console-sink.js';
 import { MemorySink } from '../sinks/memory-sink.js';
 import type { Sink } from '../sinks/sink.js';
 import type { DataFrame } from './dataframe.js';
+import { deltaSink } from './delta-options.js';
+import { fileSink } from './file-sink-options.js';
 import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
 
 /** What a sink factory is given: the writer's options (keys lower-cased), the query and its name. */
@@ -30,6 +34,13 @@ const SINK_FORMATS: Readonly<Record<string, SinkFactory>> = {
       numRows: positiveIntegerOption('numRows', options.get('numrows')),
       truncate: booleanOption('truncate', options.get('truncate')),
     }),
+  json: (request) => fileSink('json', requiredPathOption('json', request.options), request),
+  csv: (request) => fileSink('csv', requiredPathOption('csv', request.options), request),
+  parquet: (request) =>
+    fileSink('parquet', requiredPathOption('parquet', request.options), request),
+  text: (request) => fileSink('text', requiredPathOption('text', request.options), request),
+  kafka: ({ options }) => new KafkaSink(kafkaSinkOptions(options)),
+  delta: deltaSink,
 };
 
 /** Checks that `name` is a sink format, with an error listing the formats there are. */

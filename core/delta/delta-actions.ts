@@ -26,6 +26,10 @@ export interface ProtocolAction {
 export interface MetadataAction {
   /** A unique id of the table (a UUID). */
   readonly id: string;
+  /** A user-given name of the table. */
+  readonly name?: string;
+  /** A user-given description of the table. */
+  readonly description?: string;
   readonly format: {
     readonly provider: string;
     readonly options: Readonly<Record<string, string>>;
@@ -55,6 +59,8 @@ export interface AddFileAction {
   readonly dataChange: boolean;
   /** Per-file statistics as a JSON string (see file-stats.ts). */
   readonly stats?: string;
+  /** Metadata about the file other writers may attach; Sluice keeps it in checkpoints. */
+  readonly tags?: Readonly<Record<string, string | null>>;
 }
 
 /** `remove`: a data file that is no longer part of the table from this version on. */
@@ -129,25 +135,36 @@ export function decodeCommit(bytes: Uint8Array, file: string): DeltaAction[] {
     try {
       parsed = JSON.parse(line);
     } catch (cause) {
-      throw damaged(file, index, `is not JSON (${(cause as Error).message})`, cause);
+      throw damaged(file, `line ${index + 1}`, `is not JSON (${(cause as Error).message})`, cause);
     }
-    if (!isObject(parsed)) throw damaged(file, index, 'is not a JSON object');
-    for (const [kind, body] of Object.entries(parsed)) {
-      const required = REQUIRED_FIELDS[kind];
-      if (!required) continue;
-      if (!isObject(body)) throw damaged(file, index, `has a '${kind}' that is not an object`);
-      for (const [name, expected] of Object.entries(required)) {
-        if (kindOf(body[name]) !== expected) {
-          throw damaged(
-            file,
-            index,
-            `has a '${kind}' action without a valid '${name}' (${expected})`,
-          );
-        }
-      }
-      actions.push(normalized(kind, body));
-    }
+    actions.push(...decodeActions(parsed, file, `line ${index + 1}`));
   });
+  return actions;
+}
+
+/**
+ * The known actions in one decoded log entry (`{"add": {...}}`): a line of a commit file, or a row of
+ * a checkpoint turned into the same form. `file` and `entry` (`line 3`, `row 7`) name it in errors.
+ * Throws DeltaTableError when the entry is not an object or a known action lacks a required field.
+ */
+export function decodeActions(parsed: unknown, file: string, entry: string): DeltaAction[] {
+  if (!isObject(parsed)) throw damaged(file, entry, 'is not a JSON object');
+  const actions: DeltaAction[] = [];
+  for (const [kind, body] of Object.entries(parsed)) {
+    const required = REQUIRED_FIELDS[kind];
+    if (!required) continue;
+    if (!isObject(body)) throw damaged(file, entry, `has a '${kind}' that is not an object`);
+    for (const [name, expected] of Object.entries(required)) {
+      if (kindOf(body[name]) !== expected) {
+        throw damaged(
+          file,
+          entry,
+          `has a '${kind}' action without a valid '${name}' (${expected})`,
+        );
+      }
+    }
+    actions.push(normalized(kind, body));
+  }
   return actions;
 }
 
@@ -172,9 +189,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function damaged(file: string, index: number, what: string, cause?: unknown): DeltaTableError {
+function damaged(file: string, entry: string, what: string, cause?: unknown): DeltaTableError {
   return new DeltaTableError(
-    `Delta log file ${file}: line ${index + 1} ${what}; the log is damaged, restore the file from a backup or rewrite the table.`,
+    `Delta log file ${file}: ${entry} ${what}; the log is damaged, restore the file from a backup or rewrite the table.`,
     cause === undefined ? undefined : { cause },
   );
 }

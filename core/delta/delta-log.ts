@@ -8,31 +8,48 @@
  * the hard link that fails when the name is taken, on S3 through the conditional write
  * (If-None-Match: *) that real S3 enforces. Everything else a writer puts (data files) has a name no
  * other writer uses, so losing the race leaves only unreferenced files behind, never a broken table.
+ *
+ * Loading the latest snapshot (a reader's or a writer's first look at the table):
+ *   1. hint     read `_delta_log/_last_checkpoint` (see last-checkpoint.ts).
+ *   2. list     list the log from the hinted version on, widening the listed range of versions until
+ *               it ends inside it; without a usable hint (missing, unreadable, or naming a checkpoint
+ *               the listing lacks), list the whole log.
+ *   3. segment  pick the newest complete checkpoint and the commits after it (log-segment.ts).
+ *   4. replay   read the checkpoint and those commits, and replay them (delta-snapshot.ts).
+ * A snapshot already held is brought up to date by listing and replaying only the newer commits.
  */
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
 import { DeltaTableError } from '../errors.js';
+import { decodeCheckpoint } from './checkpoint-file.js';
 import { decodeCommit, type DeltaAction, encodeCommit } from './delta-actions.js';
 import { type DeltaCommit, DeltaSnapshot } from './delta-snapshot.js';
+import { decodeLastCheckpoint, LAST_CHECKPOINT_KEY } from './last-checkpoint.js';
+import {
+  type CheckpointFiles,
+  commitKey,
+  completeCheckpoints,
+  DELTA_LOG_DIRECTORY,
+  type LogFile,
+  type LogSegment,
+  logSegment,
+  parseLogKey,
+  versionRangePrefix,
+} from './log-segment.js';
 
-/** The log's directory under the table root. */
-const DELTA_LOG_DIRECTORY = '_delta_log';
+export { commitKey } from './log-segment.js';
 
-const COMMIT_FILE = /^_delta_log\/(\d{20})\.json$/;
-
-/** Commit files read at once when catching up: enough to hide S3 latency, few enough for its connection pool. */
+/** Log files read at once: enough to hide S3 latency, few enough for its connection pool. */
 const READ_CONCURRENCY = 32;
+
+/** Digits of a version: listing by a prefix of none of them lists the whole log. */
+const VERSION_DIGITS = 20;
 
 /**
  * Where a Delta table lives: a local directory, or an ObjectStore whose root is the table root (an
  * S3ObjectStore with the table's prefix for a table on S3).
  */
 export type DeltaTableLocation = string | ObjectStore;
-
-/** The key of the commit file of `version`. */
-export function commitKey(version: number): string {
-  return `${DELTA_LOG_DIRECTORY}/${String(version).padStart(20, '0')}.json`;
-}
 
 /** Reads and appends to a Delta table's log. */
 export class DeltaLog {
@@ -55,11 +72,15 @@ export class DeltaLog {
 
   /** The versions of the commit files in the log, ascending. */
   async versions(): Promise<number[]> {
-    const keys = await this.store.list(`${DELTA_LOG_DIRECTORY}/`);
-    return keys.flatMap((key) => {
-      const match = COMMIT_FILE.exec(key);
-      return match ? [Number(match[1])] : [];
-    });
+    return commitVersions(await this.listAll());
+  }
+
+  /**
+   * The versions of the commit files at or after `from`, ascending, listing only that end of the log
+   * (the versions of a stream source still to read, or of a writer catching up).
+   */
+  async versionsFrom(from: number): Promise<number[]> {
+    return commitVersions(await this.listFrom(from));
   }
 
   /** The actions of one version; throws DeltaTableError when its file is missing or damaged. */
@@ -76,27 +97,30 @@ export class DeltaLog {
 
   /**
    * The table's latest snapshot, or undefined when the log has no commit yet (no table). With
-   * `previous`, reads only the versions after it. Throws DeltaTableError when the log does not start
-   * at version 0 (older commits were cleaned up after a checkpoint, which Sluice cannot read yet).
+   * `previous`, reads only the versions after it. Throws DeltaTableError when the log cannot make up
+   * the latest version (see log-segment.ts) or a file in it is damaged.
    */
   snapshot(previous: DeltaSnapshot): Promise<DeltaSnapshot>;
   snapshot(previous?: DeltaSnapshot): Promise<DeltaSnapshot | undefined>;
   async snapshot(previous?: DeltaSnapshot): Promise<DeltaSnapshot | undefined> {
-    const after = previous?.version ?? -1;
-    const versions = (await this.versions()).filter((v) => v > after);
+    if (!previous) return this.load();
+    const versions = await this.versionsFrom(previous.version + 1);
     if (versions.length === 0) return previous;
-    if (!previous && versions[0] !== 0) {
-      throw new DeltaTableError(
-        `Delta table ${this.table}: the log starts at version ${versions[0]} because older commits were cleaned up after a checkpoint; Sluice cannot read Delta checkpoints yet, so read this table with another engine or rewrite it.`,
-      );
+    // The commits right after `previous` were cleaned up: only a checkpoint can bridge the gap.
+    if (versions[0] !== previous.version + 1) return (await this.load())!;
+    return DeltaSnapshot.replay(this.table, previous, await this.readCommits(versions));
+  }
+
+  /**
+   * The snapshot of exactly `version` (a stream's starting snapshot, read again after a restart).
+   * Throws DeltaTableError when the table has no such version, or no longer has what makes it up.
+   */
+  async snapshotAt(version: number): Promise<DeltaSnapshot> {
+    const snapshot = await this.load(version);
+    if (!snapshot) {
+      throw new DeltaTableError(`Delta table ${this.table} has no version ${version}: no log.`);
     }
-    const commits: DeltaCommit[] = [];
-    for (let i = 0; i < versions.length; i += READ_CONCURRENCY) {
-      const chunk = versions.slice(i, i + READ_CONCURRENCY);
-      const read = await Promise.all(chunk.map((v) => this.readCommit(v)));
-      chunk.forEach((version, j) => commits.push({ version, actions: read[j] }));
-    }
-    return DeltaSnapshot.replay(this.table, previous, commits);
+    return snapshot;
   }
 
   /**
@@ -106,4 +130,82 @@ export class DeltaLog {
   commit(version: number, actions: readonly DeltaAction[]): Promise<CreateResult> {
     return this.store.putIfAbsent(commitKey(version), encodeCommit(actions));
   }
+
+  /** Steps 1 to 4 of the module doc, for the latest version or `upTo`. */
+  private async load(upTo?: number): Promise<DeltaSnapshot | undefined> {
+    const segment = await this.segment(upTo);
+    if (!segment) return undefined;
+    const commits = await this.readCommits(segment.commits);
+    if (!segment.checkpoint) return DeltaSnapshot.replay(this.table, undefined, commits);
+    const checkpoint = {
+      version: segment.checkpoint.version,
+      actions: await this.readCheckpoint(segment.checkpoint),
+    };
+    return DeltaSnapshot.fromCheckpoint(this.table, checkpoint, commits);
+  }
+
+  private async segment(upTo: number | undefined): Promise<LogSegment | undefined> {
+    const hint = decodeLastCheckpoint(await this.store.get(LAST_CHECKPOINT_KEY));
+    if (hint && (upTo === undefined || hint.version <= upTo)) {
+      const files = await this.listFrom(hint.version);
+      const usable = completeCheckpoints(files).some(
+        (c) => upTo === undefined || c.version <= upTo,
+      );
+      if (usable) return logSegment(this.table, files, upTo);
+    }
+    return logSegment(this.table, await this.listAll(), upTo);
+  }
+
+  /**
+   * The log files of versions at or after `from`. Lists the range of 10 versions `from` falls in,
+   * then of 100, 1000, ... until the log ends inside the listed range: about as many keys as there
+   * are versions after `from`, however long the log before it.
+   */
+  private async listFrom(from: number): Promise<LogFile[]> {
+    for (let width = 1; width < VERSION_DIGITS; width++) {
+      const files = (await this.list(versionRangePrefix(from, width))).filter(
+        (f) => f.version >= from,
+      );
+      const rangeEnd = (Math.floor(from / 10 ** width) + 1) * 10 ** width - 1;
+      if (files.every((f) => f.version < rangeEnd)) return files;
+    }
+    return (await this.listAll()).filter((f) => f.version >= from);
+  }
+
+  private listAll(): Promise<LogFile[]> {
+    return this.list(`${DELTA_LOG_DIRECTORY}/`);
+  }
+
+  private async list(prefix: string): Promise<LogFile[]> {
+    return (await this.store.list(prefix)).flatMap((key) => parseLogKey(key) ?? []);
+  }
+
+  private async readCommits(versions: readonly number[]): Promise<DeltaCommit[]> {
+    const commits: DeltaCommit[] = [];
+    for (let i = 0; i < versions.length; i += READ_CONCURRENCY) {
+      const chunk = versions.slice(i, i + READ_CONCURRENCY);
+      const read = await Promise.all(chunk.map((v) => this.readCommit(v)));
+      chunk.forEach((version, j) => commits.push({ version, actions: read[j] }));
+    }
+    return commits;
+  }
+
+  private async readCheckpoint(checkpoint: CheckpointFiles): Promise<DeltaAction[]> {
+    const parts = await Promise.all(
+      checkpoint.keys.map(async (key) => {
+        const bytes = await this.store.get(key);
+        if (!bytes) {
+          throw new DeltaTableError(
+            `Delta table ${this.table}: checkpoint file ${key} disappeared while the log was read; was the log cleaned up meanwhile? Read the table again.`,
+          );
+        }
+        return decodeCheckpoint(bytes, `${this.table}/${key}`);
+      }),
+    );
+    return parts.flat();
+  }
+}
+
+function commitVersions(files: readonly LogFile[]): number[] {
+  return files.flatMap((f) => (f.kind === 'commit' ? [f.version] : [])).sort((a, b) => a - b);
 }

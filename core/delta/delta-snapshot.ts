@@ -2,13 +2,15 @@
  * A snapshot: the state of a Delta table at one version, obtained by replaying the actions of its
  * commits in version order ("Action Reconciliation" in the Delta protocol):
  * - the latest `protocol` and `metaData` win;
- * - an `add` puts a data file in the table, a later `remove` of the same path takes it out again;
+ * - an `add` puts a data file in the table, a later `remove` of the same path takes it out again and
+ *   leaves a tombstone (kept for checkpoints, until it expires) that a later `add` clears;
  * - the latest `txn` of each appId is that application's progress.
  *
- * Replay is pure (no I/O): DeltaLog reads the commit files and hands them over. A snapshot is
- * immutable; `replay` with a previous snapshot applies only the commits after it, so a writer that
- * keeps its snapshot pays only for new versions. Every snapshot has checked that Sluice may read the
- * table (reader version 1), so everything built on one can rely on it.
+ * Replay starts from version 0, or from a checkpoint: the reconciled actions of one version, replayed
+ * like a commit of that version. It is pure (no I/O): DeltaLog reads the files and hands them over.
+ * A snapshot is immutable; `replay` with a previous snapshot applies only the commits after it, so a
+ * writer that keeps its snapshot pays only for new versions. Every snapshot has checked that Sluice
+ * may read the table (reader version 1), so everything built on one can rely on it.
  */
 import { DeltaTableError } from '../errors.js';
 import { sameType, type StructType } from '../types/data-types.js';
@@ -18,6 +20,8 @@ import {
   type DeltaAction,
   type MetadataAction,
   type ProtocolAction,
+  type RemoveFileAction,
+  type TransactionAction,
 } from './delta-actions.js';
 import { parseDeltaSchema } from './delta-schema.js';
 import { fromLogPath } from './log-paths.js';
@@ -44,7 +48,10 @@ export class DeltaSnapshot {
     readonly schema: StructType,
     /** The table's data files by object key (relative to the table root). */
     readonly files: ReadonlyMap<string, AddFileAction>,
-    private readonly transactions: ReadonlyMap<string, number>,
+    /** Files removed from the table, by object key: the tombstones a checkpoint keeps. */
+    readonly tombstones: ReadonlyMap<string, RemoveFileAction>,
+    /** The latest txn of each application, by appId. */
+    readonly transactions: ReadonlyMap<string, TransactionAction>,
   ) {}
 
   /**
@@ -57,10 +64,32 @@ export class DeltaSnapshot {
     previous: DeltaSnapshot | undefined,
     commits: readonly DeltaCommit[],
   ): DeltaSnapshot {
-    let version = previous?.version ?? -1;
+    return DeltaSnapshot.build(table, previous, previous?.version ?? -1, commits);
+  }
+
+  /**
+   * The snapshot of a checkpoint (the reconciled actions of `checkpoint.version`) followed by
+   * `commits`, consecutive versions after it. Throws as `replay` does.
+   */
+  static fromCheckpoint(
+    table: string,
+    checkpoint: DeltaCommit,
+    commits: readonly DeltaCommit[],
+  ): DeltaSnapshot {
+    return DeltaSnapshot.build(table, undefined, checkpoint.version - 1, [checkpoint, ...commits]);
+  }
+
+  private static build(
+    table: string,
+    previous: DeltaSnapshot | undefined,
+    startVersion: number,
+    commits: readonly DeltaCommit[],
+  ): DeltaSnapshot {
+    let version = startVersion;
     let protocol = previous?.protocol;
     let metadata = previous?.metadata;
     const files = new Map(previous?.files);
+    const tombstones = new Map(previous?.tombstones);
     const transactions = new Map(previous?.transactions);
     for (const commit of commits) {
       if (commit.version !== version + 1) {
@@ -72,9 +101,15 @@ export class DeltaSnapshot {
       for (const action of commit.actions) {
         if ('protocol' in action) protocol = action.protocol;
         else if ('metaData' in action) metadata = action.metaData;
-        else if ('add' in action) files.set(fromLogPath(action.add.path, table), action.add);
-        else if ('remove' in action) files.delete(fromLogPath(action.remove.path, table));
-        else if ('txn' in action) transactions.set(action.txn.appId, action.txn.version);
+        else if ('add' in action) {
+          const key = fromLogPath(action.add.path, table);
+          files.set(key, action.add);
+          tombstones.delete(key);
+        } else if ('remove' in action) {
+          const key = fromLogPath(action.remove.path, table);
+          files.delete(key);
+          tombstones.set(key, action.remove);
+        } else if ('txn' in action) transactions.set(action.txn.appId, action.txn);
       }
     }
     if (!protocol || !metadata) {
@@ -85,7 +120,16 @@ export class DeltaSnapshot {
     checkReadable(table, protocol);
     const schema =
       previous && metadata === previous.metadata ? previous.schema : tableSchema(table, metadata);
-    return new DeltaSnapshot(table, version, protocol, metadata, schema, files, transactions);
+    return new DeltaSnapshot(
+      table,
+      version,
+      protocol,
+      metadata,
+      schema,
+      files,
+      tombstones,
+      transactions,
+    );
   }
 
   /** The columns the table is partitioned by. */
@@ -101,7 +145,7 @@ export class DeltaSnapshot {
 
   /** The latest txn version `appId` committed, or undefined when it never wrote to the table. */
   transactionVersion(appId: string): number | undefined {
-    return this.transactions.get(appId);
+    return this.transactions.get(appId)?.version;
   }
 
   /** True when this table's schema has the same columns, in order and of the same types, as `schema`. */

@@ -1,0 +1,132 @@
+/**
+ * One optimistic write to a Delta table, shared by the streaming sink and the batch writer:
+ *   1. catch up  read the log versions written since the writer last looked.
+ *   2. done?     if the table already holds the write (a streaming batch whose txn is in, a batch
+ *                write in mode ignore to a table that exists), stop.
+ *   3. check     the table's protocol, schema, partitioning and properties admit the write (another
+ *                writer may have created or changed the table meanwhile).
+ *   4. write     the data files, under names no other writer or attempt uses.
+ *   5. commit    create log version (latest + 1) with put-if-absent.
+ *   6. race      if another writer took that version: catch up; stop if the write is now done (a
+ *                concurrent attempt of the same batch won); else check again, write the data files
+ *                anew if the winner created the table or changed its metadata (their layout follows
+ *                the partition columns and NOT NULL columns), and go to 5 with the actions rebuilt on
+ *                the new snapshot (an overwrite removes what is there now); at most maxAttempts
+ *                times, then fail with the retriable DeltaConflictError.
+ *   7. checkpoint  if the new version is due for a checkpoint, write it, best effort
+ *                (delta-checkpoint.ts): the write has succeeded whatever becomes of it.
+ * A crash anywhere leaves either no new version (the data files are unreferenced garbage) or the whole
+ * write; readers only ever see files that a version lists.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DeltaConflictError } from '../errors.js';
+import type { StructType } from '../types/data-types.js';
+import {
+  type AddFileAction,
+  DELTA_READER_VERSION,
+  DELTA_WRITER_VERSION,
+  type DeltaAction,
+} from './delta-actions.js';
+import { checkpointIfDue, type CheckpointOutcome } from './delta-checkpoint.js';
+import type { DeltaLog } from './delta-log.js';
+import { toDeltaSchemaString } from './delta-schema.js';
+import { DeltaSnapshot } from './delta-snapshot.js';
+
+/** What the commit loop needs to know of one write. */
+export interface DeltaWrite {
+  /** True when the table as `snapshot` has it (undefined: no table) already holds this write. */
+  isDone(snapshot: DeltaSnapshot | undefined): boolean;
+  /** Throws when the write may not go to the table as `snapshot` has it (undefined: to create it). */
+  check(snapshot: DeltaSnapshot | undefined): void;
+  /** Writes the data files in the layout of `snapshot`'s table, or of the table the write creates. */
+  writeFiles(snapshot: DeltaSnapshot | undefined): Promise<AddFileAction[]>;
+  /** The actions of the commit on top of `snapshot` that adds `adds`. */
+  actions(snapshot: DeltaSnapshot | undefined, adds: readonly AddFileAction[]): DeltaAction[];
+  /** The error for a write that lost the race for versions `first` to `last` in `attempts` attempts. */
+  conflict(first: number, last: number, attempts: number): DeltaConflictError;
+}
+
+/** How a write ended. */
+export type DeltaWriteOutcome =
+  | {
+      readonly kind: 'committed';
+      /** The table right after the write's version. */
+      readonly snapshot: DeltaSnapshot;
+      /** The checkpoint the version was due for; undefined when it was not due for one. */
+      readonly checkpoint?: CheckpointOutcome;
+    }
+  | { readonly kind: 'done-before'; readonly snapshot: DeltaSnapshot | undefined };
+
+/**
+ * Runs `write` against the table of `log` as the module doc describes, starting from `known` (the
+ * writer's latest snapshot, if it has one). Throws what `check` throws, and DeltaConflictError after
+ * `maxAttempts` lost races.
+ */
+export async function commitWrite(
+  log: DeltaLog,
+  known: DeltaSnapshot | undefined,
+  write: DeltaWrite,
+  maxAttempts: number,
+): Promise<DeltaWriteOutcome> {
+  let snapshot = await log.snapshot(known);
+  if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
+  write.check(snapshot);
+  let filesFor = snapshot?.metadata;
+  let adds = await write.writeFiles(snapshot);
+  const firstVersion = (snapshot?.version ?? -1) + 1;
+  for (let attempt = 1; ; attempt++) {
+    const version = (snapshot?.version ?? -1) + 1;
+    const actions = write.actions(snapshot, adds);
+    if ((await log.commit(version, actions)) === 'created') {
+      const committed = DeltaSnapshot.replay(log.table, snapshot, [{ version, actions }]);
+      const checkpoint = await checkpointIfDue(log.store, committed);
+      return { kind: 'committed', snapshot: committed, ...(checkpoint ? { checkpoint } : {}) };
+    }
+    snapshot = await log.snapshot(snapshot);
+    if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
+    if (attempt === maxAttempts) throw write.conflict(firstVersion, version, attempt);
+    write.check(snapshot);
+    if (snapshot?.metadata !== filesFor) {
+      filesFor = snapshot?.metadata;
+      adds = await write.writeFiles(snapshot);
+    }
+  }
+}
+
+/** The protocol and metaData actions that create a table of `schema`. */
+export function createTableActions(
+  schema: StructType,
+  partitionColumns: readonly string[],
+  configuration: Readonly<Record<string, string>>,
+  now: number,
+): DeltaAction[] {
+  return [
+    {
+      protocol: { minReaderVersion: DELTA_READER_VERSION, minWriterVersion: DELTA_WRITER_VERSION },
+    },
+    {
+      metaData: {
+        id: randomUUID(),
+        format: { provider: 'parquet', options: {} },
+        schemaString: toDeltaSchemaString(schema),
+        partitionColumns,
+        configuration,
+        createdTime: now,
+      },
+    },
+  ];
+}
+
+/** `remove` actions taking every file of `snapshot` out of the table (a complete or overwrite write). */
+export function removeAllActions(snapshot: DeltaSnapshot, now: number): DeltaAction[] {
+  return [...snapshot.files.values()].map((add) => ({
+    remove: {
+      path: add.path,
+      deletionTimestamp: now,
+      dataChange: true,
+      extendedFileMetadata: true,
+      partitionValues: add.partitionValues,
+      size: add.size,
+    },
+  }));
+}
