@@ -17,6 +17,11 @@ export interface SinkContext {
   readonly outputMode: OutputMode;
   /** The schema of the rows every batch writes. */
   readonly schema: StructType;
+  /**
+   * The output columns that identify a row of the result, when the query has them: an aggregation's
+   * grouping keys. A sink that upserts by key (DynamoDB) keys its items on them unless told otherwise.
+   */
+  readonly keyColumns?: readonly string[];
 }
 
 /** A streaming sink. */
@@ -36,4 +41,10 @@ export interface Sink {
     schema: StructType,
     outputMode: OutputMode,
   ): Promise<void>;
+  /**
+   * Called when the query stops (and when a serverless invocation ends), so a sink that keeps
+   * connections open across batches (Kafka's producer) releases them. A sink must accept batches
+   * again after close, reconnecting on demand. Optional.
+   */
+  close?(): Promise<void>;
 }

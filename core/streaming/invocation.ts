@@ -1,6 +1,7 @@
 /**
  * One invocation of a query (a Lambda run): micro-batches while the time budget allows, then the
- * lease is released. Without a trigger interval batches run back to back until there is no new data;
+ * lease, the sources and the sink's connections are released. Without a trigger interval
+ * batches run back to back until there is no new data;
  * with one, a batch starts every interval until the invocation's period (`runForMs`, the schedule's
  * interval) is over, so a one-minute schedule can drive a ten-second trigger. The invocation starts no
  * batch it cannot expect to finish before its deadline (the longest batch so far, or a first-batch
@@ -80,7 +81,9 @@ export async function runInvocation(
       if (intervalMs > 0 && periodOver) return stop('period-over');
     }
   } finally {
-    await execution.releaseLease();
+    // The sink's connections are not left open while a container is frozen, when they may die
+    // unnoticed; the execution stays usable, and a warm container's next invocation reconnects.
+    await execution.stop();
   }
 
   function stop(reason: InvocationStop, outcome?: BatchOutcome): InvocationResult {

@@ -495,7 +495,7 @@ export class MicroBatchExecution {
     this.lease = undefined;
   }
 
-  /** Releases the lease, the sources and the sink's connections. */
+  /** Releases the lease, the sources and the sink's connections; a later batch reconnects. */
   async stop(): Promise<void> {
     await this.releaseLease();
     await Promise.all([...this.sources.map((s) => s.stop?.()), this.options.sink.close?.()]);
