@@ -92,7 +92,16 @@ export const sinkConfigSchema = z.discriminatedUnion('kind', [
     path: tablePath,
     format: z.enum(['json', 'csv', 'parquet']),
   }),
-  z.object({ kind: z.literal('dynamodb'), tableName: name }),
+  z.object({
+    kind: z.literal('dynamodb'),
+    tableName: name,
+    /** The table's partition key attribute. @default the table's, from DescribeTable */
+    partitionKey: z.optional(name),
+    /** The table's sort key attribute, when it has one. */
+    sortKey: z.optional(name),
+    /** The result columns that key an item. @default the aggregation's grouping keys */
+    keyColumns: z.optional(z.array(name)),
+  }),
   z.object({ kind: z.literal('kafka'), ...kafkaConnection }),
 ]);
 

@@ -1,12 +1,14 @@
 /**
- * The Kafka source's options (Spark's names, as `readStream.format('kafka').option(...)` takes them)
- * for the function's Kafka source configuration. The function reads through the same source and
- * the same option checks as any query, so a setting means the same thing in Lambda and locally.
+ * The Kafka source's and sink's options (Spark's names, as `format('kafka').option(...)` takes them)
+ * for the function's Kafka configuration. The function reads and writes through the same source, sink
+ * and option checks as any query, so a setting means the same thing in Lambda and locally.
  */
-import type { SourceConfig } from './configuration.js';
+import type { SinkConfig, SourceConfig } from './configuration.js';
 
 /** The function's configuration of a Kafka source. */
 export type KafkaSourceConfig = Extract<SourceConfig, { kind: 'kafka' }>;
+/** The function's configuration of a Kafka sink. */
+export type KafkaSinkConfig = Extract<SinkConfig, { kind: 'kafka' }>;
 
 /** Spark's SASL mechanism names, by the configuration's. */
 const SASL_MECHANISMS = {
@@ -19,11 +21,10 @@ const SASL_MECHANISMS = {
 /** The source options for `source`; settings left out of the configuration are left to the source's defaults. */
 export function kafkaSourceOptions(source: KafkaSourceConfig): Record<string, string | number> {
   const options: Record<string, string | number> = {
-    'kafka.bootstrap.servers': source.bootstrapServers.join(','),
+    ...connectionOptions(source),
     subscribe: source.topic,
     startingOffsets: source.startingOffsets,
     failOnDataLoss: String(source.failOnDataLoss),
-    ...securityOptions(source),
   };
   if (source.maxOffsetsPerTrigger !== undefined) {
     options.maxOffsetsPerTrigger = source.maxOffsetsPerTrigger;
@@ -35,9 +36,18 @@ export function kafkaSourceOptions(source: KafkaSourceConfig): Record<string, st
   return options;
 }
 
-/** `kafka.security.protocol` and the SASL options; none for a plaintext connection. */
-function securityOptions(source: KafkaSourceConfig): Record<string, string> {
-  const { sasl, ssl } = source;
+/** The sink options for `sink`: the connection and the topic of every record. */
+export function kafkaSinkOptions(sink: KafkaSinkConfig): Record<string, string> {
+  return { ...connectionOptions(sink), topic: sink.topic };
+}
+
+/** The brokers, `kafka.security.protocol` and the SASL options (none for plaintext). */
+function connectionOptions(kafka: KafkaSourceConfig | KafkaSinkConfig): Record<string, string> {
+  return { 'kafka.bootstrap.servers': kafka.bootstrapServers.join(','), ...securityOptions(kafka) };
+}
+
+function securityOptions(kafka: KafkaSourceConfig | KafkaSinkConfig): Record<string, string> {
+  const { sasl, ssl } = kafka;
   if (!sasl) return ssl ? { 'kafka.security.protocol': 'SSL' } : {};
   const options: Record<string, string> = {
     'kafka.security.protocol': ssl ? 'SASL_SSL' : 'SASL_PLAINTEXT',

@@ -22,6 +22,10 @@ import {
   DEFAULT_SNAPSHOT_INTERVAL,
   DEFAULT_STATE_PARTITIONS,
   DeltaSink,
+  DynamoDbSink,
+  FileSink,
+  KafkaSink,
+  kafkaSinkOptions as coreKafkaSinkOptions,
   type InvocationBudget,
   type InvocationResult,
   InvalidOptionError,
@@ -34,7 +38,7 @@ import {
 import { checkStreamingPlan } from '../../core/plan/unsupported-operation-checker.js';
 import type { AwsClients } from './aws-clients.js';
 import { ENV, type MicroBatchConfig, type SinkConfig, type SourceConfig } from './configuration.js';
-import { kafkaSourceOptions } from './kafka-source-options.js';
+import { kafkaSinkOptions, kafkaSourceOptions } from './kafka-source-options.js';
 import type { QueryModule } from './query-module.js';
 
 /** One container's query. */
@@ -50,7 +54,7 @@ export class QueryRuntime {
     clients: AwsClients,
   ) {
     const session = new SluiceSession();
-    const input = fromSetting(ENV.source, () => sourceFrame(session, config.source));
+    const input = fromSetting(ENV.source, () => sourceFrame(session, config.source, clients));
     this.df = queryModule.query(input, session);
     checkStreamingPlan(this.df.plan, queryModule.outputMode);
     this.sink = fromSetting(ENV.sink, () => createSink(config.sink, clients));
@@ -86,38 +90,46 @@ export class QueryRuntime {
   }
 }
 
-/** The source's stream. Kinds other helpers are still building fail at cold start. */
-function sourceFrame(session: SluiceSession, source: SourceConfig): DataFrame {
+/** The source's stream. */
+function sourceFrame(session: SluiceSession, source: SourceConfig, clients: AwsClients): DataFrame {
   switch (source.kind) {
     case 'kafka':
       return session.readStream.format('kafka').optionsFrom(kafkaSourceOptions(source)).load();
-    case 's3-files':
-      throw notAvailable('source', source.kind);
+    case 's3-files': {
+      const reader = session.readStream.format(source.format);
+      if (source.schema !== undefined) reader.schema(source.schema);
+      if (source.maxFilesPerTrigger !== undefined) {
+        reader.option('maxFilesPerTrigger', source.maxFilesPerTrigger);
+      }
+      return reader.load(s3Store(clients, source.bucket, source.prefix));
+    }
   }
 }
 
-/** The sink. Kinds other helpers are still building fail at cold start. */
+function s3Store(clients: AwsClients, bucket: string, prefix: string): S3ObjectStore {
+  return new S3ObjectStore({ client: clients.s3, bucket, prefix });
+}
+
+/** The sink; its options are checked here, at cold start. */
 function createSink(sink: SinkConfig, clients: AwsClients): Sink {
   switch (sink.kind) {
-    case 'delta': {
-      const table = new S3ObjectStore({
-        client: clients.s3,
-        bucket: sink.bucket,
-        prefix: sink.path,
+    case 'delta':
+      return new DeltaSink(s3Store(clients, sink.bucket, sink.path), {
+        partitionBy: sink.partitionBy,
       });
-      return new DeltaSink(table, { partitionBy: sink.partitionBy });
-    }
     case 'files':
+      return new FileSink(s3Store(clients, sink.bucket, sink.path), { format: sink.format });
     case 'dynamodb':
+      return new DynamoDbSink({
+        client: clients.dynamodb,
+        tableName: sink.tableName,
+        partitionKey: sink.partitionKey,
+        sortKey: sink.sortKey,
+        keyColumns: sink.keyColumns,
+      });
     case 'kafka':
-      throw notAvailable('sink', sink.kind);
+      return new KafkaSink(coreKafkaSinkOptions(new Map(Object.entries(kafkaSinkOptions(sink)))));
   }
-}
-
-function notAvailable(role: 'source' | 'sink', kind: string): InvalidOptionError {
-  return new InvalidOptionError(
-    `The ${role} kind '${kind}' is not available in the micro-batch function yet; use ${role === 'source' ? "'kafka'" : "'delta'"}.`,
-  );
 }
 
 /** Runs `build`, naming `setting` in the message of a configuration error it throws. */

@@ -61,18 +61,15 @@ afterEach(() => {
 });
 
 describe('microBatchHandler at cold start', () => {
-  it.each([
-    [ENV.source, { kind: 's3-files', bucket: 'in-bucket', format: 'json' }, /^SLUICE_SOURCE: /],
-    [ENV.sink, { kind: 'dynamodb', tableName: 'counts' }, /^SLUICE_SINK: .*'dynamodb'/],
-    [ENV.sink, { kind: 'files', bucket: 'out-bucket', path: 'o', format: 'json' }, /SLUICE_SINK/],
-    [ENV.sink, { ...KAFKA, kind: 'kafka' }, /^SLUICE_SINK: .*'kafka'/],
-  ])('refuses a %s kind the function does not run yet: %o', (setting, value, message) => {
+  it("names SLUICE_SINK when the Kafka sink refuses the configuration's options", () => {
+    // MSK IAM authenticates over TLS only
+    const sink = { ...KAFKA, topic: 'counts', sasl: { mechanism: 'aws-msk-iam' } };
     const build = () =>
       microBatchHandler(clickstreamQuery, {
-        env: environment({ [setting]: JSON.stringify(value) }),
+        env: environment({ [ENV.sink]: JSON.stringify(sink) }),
       });
     expect(build).toThrow(InvalidOptionError);
-    expect(build).toThrow(message);
+    expect(build).toThrow(/^SLUICE_SINK: /);
   });
 
   it("names SLUICE_SOURCE when the Kafka source refuses the configuration's options", () => {
