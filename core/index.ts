@@ -161,7 +161,7 @@ export {
   FileSinkLog,
   type SinkFileEntry,
   type SinkManifest,
-} from './sinks/file-sink-log.js';
+} from './io/file-sink-log.js';
 export { DeltaSink, type DeltaSinkOptions } from './delta/delta-sink.js';
 export {
   DEFAULT_MAX_COMMIT_ATTEMPTS,

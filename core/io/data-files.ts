@@ -8,11 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ExecutionError, InvalidOptionError } from '../errors.js';
-import {
-  decodeManifest,
-  FILE_SINK_LOG_DIRECTORY,
-  manifestsToRead,
-} from '../sinks/file-sink-log.js';
+import { decodeManifest, FILE_SINK_LOG_DIRECTORY, manifestsToRead } from './file-sink-log.js';
 import { field, StringType, struct, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CsvParseMode, parseCsv } from './csv.js';

@@ -34,7 +34,7 @@ import {
 import { type FileFormat, fileFormat } from '../io/data-files.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
-import { DEFAULT_COMPACT_INTERVAL, FileSinkLog, type SinkFileEntry } from './file-sink-log.js';
+import { DEFAULT_COMPACT_INTERVAL, FileSinkLog, type SinkFileEntry } from '../io/file-sink-log.js';
 import type { OutputMode, Sink, SinkContext } from './sink.js';
 
 /** Options of a {@link FileSink}. */

@@ -12,7 +12,7 @@ import {
   isCompactionBatch,
   manifestsToRead,
   parseManifestName,
-} from '../../core/sinks/file-sink-log.js';
+} from '../../core/io/file-sink-log.js';
 
 const file = (path: string, size = 10): SinkFileEntry => ({
   path,
