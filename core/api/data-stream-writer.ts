@@ -172,7 +172,6 @@ export class DataStreamWriter {
     return {
       checkpoint: new FileCheckpointStore(store),
       stateObjects: store,
-      sourceMetadataPath: (i) => path.join(directory, 'sources', String(i)),
     };
   }
 

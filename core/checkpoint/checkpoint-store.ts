@@ -87,6 +87,4 @@ export interface CheckpointStore {
 export interface CheckpointBackend {
   readonly checkpoint: CheckpointStore;
   readonly stateObjects: ObjectStore;
-  /** A local directory per source for its own metadata (file sources need one). */
-  readonly sourceMetadataPath?: (sourceIndex: number) => string;
 }

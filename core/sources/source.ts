@@ -12,8 +12,6 @@ export type Offset = unknown;
 
 /** What a source is given when a query starts. */
 export interface SourceContext {
-  /** A directory in the query's checkpoint the source may keep its own metadata in, when the checkpoint is local. */
-  readonly metadataPath?: string;
   /**
    * An object store private to the source inside the query's checkpoint (a local directory or S3,
    * whichever holds the checkpoint), for what the source must remember across restarts, such as the

@@ -123,7 +123,6 @@ export class MicroBatchExecution {
     this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
     this.sources = this.streamingRelations.map((r, i) =>
       r.source({
-        metadataPath: options.sourceMetadataPath?.(i),
         metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`),
       }),
     );
