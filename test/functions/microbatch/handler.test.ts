@@ -3,7 +3,6 @@
  * invocation that fails for real, which must reject (so Lambda retries it or sends it to the
  * dead-letter queue) after logging the error and publishing its metrics.
  */
-import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   col,
@@ -21,6 +20,7 @@ import {
   dynamoClient,
   s3Client,
 } from '../../support/aws-clients.js';
+import { lambdaContext } from '../../support/lambda-context.js';
 import { uniqueName } from '../../support/unique-name.js';
 
 const KAFKA = { kind: 'kafka', bootstrapServers: ['127.0.0.1:9092'], topic: 'clicks' };
@@ -34,25 +34,6 @@ function environment(changes: Record<string, string> = {}) {
     [ENV.source]: JSON.stringify(KAFKA),
     [ENV.sink]: JSON.stringify(DELTA),
     ...changes,
-  };
-}
-
-/** A Lambda context with `remainingMs` left at the start. */
-function lambdaContext(remainingMs: number): Context {
-  const deadline = Date.now() + remainingMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: 'sluice-clicks',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:sluice-clicks',
-    memoryLimitInMB: '1024',
-    awsRequestId: 'request-1',
-    logGroupName: '/aws/lambda/sluice-clicks',
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => deadline - Date.now(),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
   };
 }
 

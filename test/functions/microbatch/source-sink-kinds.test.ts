@@ -6,7 +6,6 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   col,
@@ -27,6 +26,7 @@ import {
   s3Client,
 } from '../../support/aws-clients.js';
 import { produce } from '../../support/kafka-producer.js';
+import { lambdaContext } from '../../support/lambda-context.js';
 import { uniqueName } from '../../support/unique-name.js';
 
 afterAll(() => closeKafkaConnections());
@@ -63,24 +63,6 @@ function canonical(rows: readonly RowObject[]): string[] {
       return `${new Date(typeof w.start === 'number' ? w.start / 1000 : String(w.start)).toISOString()}|${r.category}=${r.count}`;
     })
     .sort();
-}
-
-function lambdaContext(remainingMs: number): Context {
-  const deadline = Date.now() + remainingMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: 'sluice-kinds',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:sluice-kinds',
-    memoryLimitInMB: '1024',
-    awsRequestId: uniqueName('request'),
-    logGroupName: '/aws/lambda/sluice-kinds',
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => deadline - Date.now(),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
 }
 
 /** A handler for `source` and `sink`, with a fresh checkpoint on the local services. */
