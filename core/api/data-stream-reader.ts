@@ -5,6 +5,7 @@
  * files arrive; Kafka's schema is fixed, and a Delta table's is read from its log when the stream is
  * defined.
  */
+import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { DeltaLog } from '../delta/delta-log.js';
 import { checkDeltaSourceOptions, type DeltaSourceOptions } from '../delta/delta-source-options.js';
@@ -15,11 +16,11 @@ import { kafkaSchema } from '../kafka/kafka-schema.js';
 import { KafkaSource } from '../kafka/kafka-source.js';
 import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId, type StreamingRelation } from '../plan/logical-plan.js';
-import { DirectoryListing } from '../sources/directory-listing.js';
 import type { FileListing } from '../sources/file-listing.js';
 import { FileStreamSource } from '../sources/file-stream-source.js';
 import type { MemoryStream } from '../sources/memory-stream.js';
 import { storeListing } from '../sources/object-store-listing.js';
+import { SinkOutputListing } from '../sources/sink-output-listing.js';
 import type { StructType } from '../types/data-types.js';
 import { DataFrame } from './dataframe.js';
 import { deltaSourceOptions, deltaTableLocation } from './delta-options.js';
@@ -85,10 +86,12 @@ export class DataStreamReader extends FileReaderBuilder {
 
   /** Where a file stream's files are: a store, a URL the session resolves, or a local directory. */
   private fileListing(location: string | ObjectStore | undefined): FileListing {
-    if (typeof location === 'object') return storeListing(location);
-    const path = this.fileLocation(location);
-    const store = this.session.objectStore(path);
-    return store ? storeListing(store) : new DirectoryListing(path);
+    const path = typeof location === 'object' ? undefined : this.fileLocation(location);
+    const store =
+      path === undefined
+        ? (location as ObjectStore)
+        : (this.session.objectStore(path) ?? new LocalDirectoryStore(path));
+    return new SinkOutputListing(storeListing(store), store);
   }
 
   private kafka(location: string | undefined): DataFrame {

@@ -232,6 +232,11 @@ export class FileSinkLog {
     return manifests.flatMap((m) => m.files);
   }
 
+  /** True when the log holds at least one manifest: the root is a file sink's output. */
+  async exists(): Promise<boolean> {
+    return (await this.names()).length > 0;
+  }
+
   private async names(): Promise<ManifestName[]> {
     const prefix = `${FILE_SINK_LOG_DIRECTORY}/`;
     const keys = await this.store.list(prefix);
