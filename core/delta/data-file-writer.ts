@@ -42,7 +42,7 @@ const EXTENSIONS: Record<ParquetCompression, string> = {
 interface PartitionGroup {
   readonly values: PartitionValues;
   readonly directory: string;
-  readonly rows: Row[];
+  readonly rows: readonly Row[];
 }
 
 /**
@@ -64,7 +64,7 @@ export async function writeDataFiles(
     kind: 'struct',
     fields: dataIndexes.map((i) => schema.fields[i]),
   };
-  const files: { group: PartitionGroup; rows: Row[] }[] = [];
+  const files: { group: PartitionGroup; rows: readonly Row[] }[] = [];
   for (const group of groupByPartition(rows, schema, partitionIndexes, dataIndexes)) {
     for (const chunk of splitBySize(group.rows, dataSchema, options.targetFileSize)) {
       files.push({ group, rows: chunk });
@@ -95,7 +95,8 @@ function groupByPartition(
   partitionIndexes: readonly number[],
   dataIndexes: readonly number[],
 ): PartitionGroup[] {
-  const groups = new Map<string, PartitionGroup>();
+  if (partitionIndexes.length === 0) return [{ values: {}, directory: '', rows }];
+  const groups = new Map<string, { values: PartitionValues; directory: string; rows: Row[] }>();
   for (const row of rows) {
     const texts = partitionIndexes.map((i) =>
       formatPartitionValue(row[i], schema.fields[i].dataType),
@@ -111,29 +112,74 @@ function groupByPartition(
       };
       groups.set(id, group);
     }
-    group.rows.push(partitionIndexes.length === 0 ? row : dataIndexes.map((i) => row[i]));
+    group.rows.push(dataIndexes.map((i) => row[i]));
   }
   return [...groups.values()];
 }
 
 /** Consecutive runs of rows whose estimated size stays within `target` (at least one row each). */
-function splitBySize(rows: readonly Row[], schema: StructType, target: number): Row[][] {
-  const chunks: Row[][] = [];
-  let current: Row[] = [];
+function splitBySize(rows: readonly Row[], schema: StructType, target: number): (readonly Row[])[] {
+  if (rows.length === 0) return []; // no rows, no file: an empty batch commits only its txn
+  const sizeOf = rowSizer(schema);
+  const chunks: (readonly Row[])[] = [];
+  let start = 0;
   let bytes = 0;
-  for (const row of rows) {
-    const size = estimatedBytes(row, schema);
-    if (current.length > 0 && bytes + size > target) {
-      chunks.push(current);
-      current = [];
+  for (let i = 0; i < rows.length; i++) {
+    const size = sizeOf(rows[i]);
+    if (i > start && bytes + size > target) {
+      chunks.push(rows.slice(start, i));
+      start = i;
       bytes = 0;
     }
-    current.push(row);
     bytes += size;
   }
-  if (current.length > 0) chunks.push(current);
+  // The common case, a batch within one file, keeps the batch's own array.
+  if (start === 0) chunks.push(rows);
+  else if (start < rows.length) chunks.push(rows.slice(start));
   return chunks;
 }
+
+/**
+ * The estimated size of a row of `schema`: fixed-width columns (structs of them too) count their full
+ * width, NULLs included, which only errs towards smaller files; so only variable-width values are
+ * looked at per row.
+ */
+function rowSizer(schema: StructType): (row: Row) => number {
+  let fixed = 0;
+  const variable: { index: number; type: DataType }[] = [];
+  schema.fields.forEach((f, index) => {
+    const width = fixedWidth(f.dataType);
+    if (width === undefined) variable.push({ index, type: f.dataType });
+    else fixed += width;
+  });
+  return (row) => {
+    let n = fixed;
+    for (const { index, type } of variable) n += estimatedBytes(row[index], type);
+    return n;
+  };
+}
+
+/** The bytes every value of `type` takes, or undefined when values differ in size. */
+function fixedWidth(type: DataType): number | undefined {
+  if (type.kind !== 'struct') return FIXED_WIDTHS[type.kind];
+  let width = 0;
+  for (const f of type.fields) {
+    const w = fixedWidth(f.dataType);
+    if (w === undefined) return undefined;
+    width += w;
+  }
+  return width;
+}
+
+/** Bytes a value of a fixed-width atomic type takes in an uncompressed Parquet page. */
+const FIXED_WIDTHS: Partial<Record<DataType['kind'], number>> = {
+  boolean: 1,
+  int: 4,
+  date: 4,
+  long: 8,
+  double: 8,
+  timestamp: 8,
+};
 
 /** Roughly the bytes a value takes in an uncompressed Parquet page. */
 function estimatedBytes(value: unknown, type: DataType): number {
