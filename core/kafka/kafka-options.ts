@@ -47,11 +47,12 @@ export interface KafkaSourceOptions {
   /** `maxTriggerDelay`: how long minOffsetsPerTrigger may hold batches back. @default 15 minutes */
   readonly maxTriggerDelayMs: number;
   /**
-   * Streams only: the consumer group each committed batch's end offsets are copied to, for tools
-   * that watch consumer lag (`kafka.group.id`, unless `commitOffsetsToGroup` is false). Reading
-   * never uses it. @default none
+   * Streams only (`commitOffsetsToGroup`): whether each committed batch's end offsets are copied to a
+   * consumer group, for tools that watch consumer lag. Reading never uses the group. @default true
    */
-  readonly commitOffsetsToGroup?: string;
+  readonly commitOffsetsToGroup: boolean;
+  /** `kafka.group.id`: the group the offsets are copied to. @default `sluice-<queryId>` */
+  readonly groupId?: string;
   /** @default true */
   readonly failOnDataLoss: boolean;
   /** @default false */
@@ -140,7 +141,7 @@ export function kafkaOptions(
     // credentials and PEM text as given: a password may well end in a space
     security: kafkaSecurity(given),
     ...triggerLimits(text),
-    commitOffsetsToGroup: groupForCommits(text),
+    ...groupCommit(text, mode),
     subscription: subscription(text),
     startingOffsets: offsetSpec('starting', mode, text),
     endingOffsets: offsetSpec('ending', mode, text),
@@ -201,8 +202,11 @@ function triggerLimits(text: (name: string) => string | undefined) {
   return { maxOffsetsPerTrigger, minOffsetsPerTrigger, maxTriggerDelayMs };
 }
 
-/** `kafka.group.id`, when offsets are to be committed to it (`commitOffsetsToGroup`, true by default). */
-function groupForCommits(text: (name: string) => string | undefined): string | undefined {
+/** `commitOffsetsToGroup` (true for streams unless 'false') and `kafka.group.id`. */
+function groupCommit(
+  text: (name: string) => string | undefined,
+  mode: KafkaReadMode,
+): Pick<KafkaSourceOptions, 'commitOffsetsToGroup' | 'groupId'> {
   const groupId = text('kafka.group.id');
   const commit = oneOf('commitOffsetsToGroup', text('commitOffsetsToGroup')?.toLowerCase(), [
     'true',
@@ -211,12 +215,7 @@ function groupForCommits(text: (name: string) => string | undefined): string | u
   if (groupId === '') {
     throw new InvalidOptionError('Invalid option kafka.group.id: name a consumer group.');
   }
-  if (commit === 'true' && groupId === undefined) {
-    throw new InvalidOptionError(
-      'Option commitOffsetsToGroup=true needs option kafka.group.id: the consumer group to commit the offsets of each batch to.',
-    );
-  }
-  return commit === 'false' ? undefined : groupId;
+  return { commitOffsetsToGroup: mode === 'stream' && commit !== 'false', groupId };
 }
 
 function subscription(text: (name: string) => string | undefined): Subscription {

@@ -58,6 +58,8 @@ export class KafkaSource implements Source {
   private lastRead: { range: string; lostOffsets: number } | undefined;
   /** The latest offsets of the partitions when the source last planned a batch. */
   private latest: PartitionOffsets | undefined;
+  /** The consumer group committed end offsets are copied to; none when the copy is off. */
+  private readonly groupId: string | undefined;
   /** The last copy of a batch's end offsets (its JSON) to the consumer group, and why it failed. */
   private lastGroupCommit: { end: string; failure?: string } | undefined;
 
@@ -73,6 +75,9 @@ export class KafkaSource implements Source {
       );
     }
     this.schema = kafkaSchema(options.includeHeaders);
+    this.groupId = options.commitOffsetsToGroup
+      ? (options.groupId ?? (context.queryId && queryGroupId(context.queryId)))
+      : undefined;
     this.initial = new InitialOffsets(context.metadataStore, this.description);
   }
 
@@ -141,7 +146,7 @@ export class KafkaSource implements Source {
     return {
       lostOffsets: this.lastRead?.range === range ? this.lastRead.lostOffsets : 0,
       ...this.offsetsBehindLatest(end),
-      ...(this.options.commitOffsetsToGroup === undefined
+      ...(this.groupId === undefined
         ? {}
         : {
             offsetsCommittedToGroup:
@@ -161,7 +166,7 @@ export class KafkaSource implements Source {
    * is configured. Never throws: the batch is committed whatever happens here.
    */
   async commit(end: Offset): Promise<void> {
-    const groupId = this.options.commitOffsetsToGroup;
+    const groupId = this.groupId;
     if (groupId === undefined || end === null || end === undefined) return;
     const key = JSON.stringify(end);
     try {
@@ -273,4 +278,9 @@ export class KafkaSource implements Source {
       throw dataLossError(this.description, { kind: 'gone', partition: gone[0], offset: gone[1] });
     }
   }
+}
+
+/** The consumer group a query's offsets are copied to unless kafka.group.id names another. */
+export function queryGroupId(queryId: string): string {
+  return `sluice-${queryId}`;
 }

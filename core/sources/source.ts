@@ -12,6 +12,8 @@ export type Offset = unknown;
 
 /** What a source is given when a query starts. */
 export interface SourceContext {
+  /** The query's id, fixed when its checkpoint was created (a source may name things after it). */
+  readonly queryId?: string;
   /**
    * An object store private to the source inside the query's checkpoint (a local directory or S3,
    * whichever holds the checkpoint), for what the source must remember across restarts, such as the

@@ -123,6 +123,7 @@ export class MicroBatchExecution {
     this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
     this.sources = this.streamingRelations.map((r, i) =>
       r.source({
+        queryId,
         metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`),
       }),
     );

@@ -1,10 +1,11 @@
 /**
- * Committed offsets copied to a consumer group (kafka.group.id), for tools that watch consumer lag:
+ * Committed offsets copied to a consumer group (kafka.group.id, or one named for the query), for tools that watch consumer lag:
  * only after a batch commits, best-effort (a failed copy is reported, never fails the batch), and
  * never read back.
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { MemorySink, SluiceSession, type StreamingQuery } from '../../core/index.js';
+import { queryGroupId } from '../../core/kafka/kafka-source.js';
 import { produceToAllPartitions, testKafka } from '../support/kafka-producer.js';
 import { MemoryKafkaReader } from '../support/memory-kafka-reader.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -77,6 +78,14 @@ describe('offsets copied to kafka.group.id', () => {
     const end = batches[1].sources[0].endOffset as Record<string, Record<string, number>>;
     expect(await groupOffsets(groupId, topic)).toEqual({ 0: 5, 1: 5, 2: 5, 3: 5 });
     expect(end[topic]).toEqual({ 0: 5, 1: 5, 2: 5, 3: 5 });
+  });
+
+  it('go to a group named for the query when kafka.group.id is not given', async () => {
+    const topic = uniqueName('query-group');
+    await produceToAllPartitions(topic, 3);
+    const { query, failure } = await runStream(topic, tempDir(), {});
+    expect(failure).toBeUndefined();
+    expect(await groupOffsets(queryGroupId(query.id), topic)).toEqual({ 0: 3, 1: 3, 2: 3, 3: 3 });
   });
 
   it('are not copied with commitOffsetsToGroup=false', async () => {

@@ -174,19 +174,17 @@ describe('Kafka source options', () => {
     );
   });
 
-  it('commit offsets to kafka.group.id unless commitOffsetsToGroup=false', () => {
-    expect(options({ subscribe: 't' }).commitOffsetsToGroup).toBeUndefined();
-    expect(options({ subscribe: 't', 'kafka.group.id': 'clicks-etl' }).commitOffsetsToGroup).toBe(
-      'clicks-etl',
-    );
+  it('commit offsets to a consumer group unless commitOffsetsToGroup=false', () => {
+    expect(options({ subscribe: 't' })).toMatchObject({ commitOffsetsToGroup: true });
+    expect(options({ subscribe: 't' }).groupId).toBeUndefined();
+    expect(options({ subscribe: 't', 'kafka.group.id': 'clicks-etl' })).toMatchObject({
+      commitOffsetsToGroup: true,
+      groupId: 'clicks-etl',
+    });
     expect(
-      options({ subscribe: 't', 'kafka.group.id': 'clicks-etl', commitOffsetsToGroup: 'false' })
-        .commitOffsetsToGroup,
-    ).toBeUndefined();
-    invalid(
-      { subscribe: 't', commitOffsetsToGroup: 'true' },
-      'Option commitOffsetsToGroup=true needs option kafka.group.id',
-    );
+      options({ subscribe: 't', 'kafka.group.id': 'clicks-etl', commitOffsetsToGroup: 'false' }),
+    ).toMatchObject({ commitOffsetsToGroup: false });
+    invalid({ subscribe: 't', commitOffsetsToGroup: 'maybe' }, 'commitOffsetsToGroup');
     invalid({ subscribe: 't', 'kafka.group.id': ' ' }, 'Invalid option kafka.group.id');
     invalid(
       { subscribe: 't', 'kafka.group.id': 'g' },
