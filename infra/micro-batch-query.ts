@@ -178,7 +178,7 @@ export class MicroBatchQuery extends Construct {
     });
     grantCheckpointItems(role, this.checkpointTable, settings.queryId);
     grantStateObjects(role, this.stateBucket, settings.statePrefix, settings.queryId);
-    grantSourceRead(role, settings.source, props);
+    grantSourceRead(role, settings.source, settings.queryId, props);
     grantSinkWrite(role, settings.sink, props);
     if (props.vpc) {
       role.addToPrincipalPolicy(vpcNetworkStatement());

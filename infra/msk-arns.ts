@@ -3,6 +3,7 @@
  * `cluster` and the topic name appended:
  *   arn:aws:kafka:<region>:<account>:cluster/<clusterName>/<clusterUuid>
  *   arn:aws:kafka:<region>:<account>:topic/<clusterName>/<clusterUuid>/<topic>
+ * and a consumer group's likewise with `group`.
  * A cluster ARN that is a token (a cluster in the same app) is rewritten with intrinsic functions.
  */
 import { Fn, Token } from 'aws-cdk-lib';
@@ -23,9 +24,18 @@ export function checkMskClusterArn(arn: string): string {
 
 /** The ARN of `topic` on the cluster `clusterArn`. */
 export function mskTopicArn(clusterArn: string, topic: string): string {
+  return mskResourceArn(clusterArn, 'topic', topic);
+}
+
+/** The ARN of the consumer group `group` on the cluster `clusterArn`. */
+export function mskGroupArn(clusterArn: string, group: string): string {
+  return mskResourceArn(clusterArn, 'group', group);
+}
+
+function mskResourceArn(clusterArn: string, kind: 'topic' | 'group', name: string): string {
   if (!Token.isUnresolved(clusterArn)) {
-    return `${clusterArn.replace(CLUSTER_MARKER, ':topic/')}/${topic}`;
+    return `${clusterArn.replace(CLUSTER_MARKER, `:${kind}/`)}/${name}`;
   }
   const parts = Fn.split(CLUSTER_MARKER, clusterArn);
-  return Fn.join('', [Fn.select(0, parts), ':topic/', Fn.select(1, parts), '/', topic]);
+  return Fn.join('', [Fn.select(0, parts), `:${kind}/`, Fn.select(1, parts), '/', name]);
 }

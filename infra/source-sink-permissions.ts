@@ -4,7 +4,8 @@
  * - S3 files source: read and list its prefix;
  * - Delta or files sink on S3: read, write and list the table's path (Delta reads its own log);
  * - DynamoDB sink: its key schema and item writes, on that table;
- * - Kafka on MSK with IAM: connect to the cluster, describe and read (or write) that topic only;
+ * - Kafka on MSK with IAM: connect to the cluster, describe and read (or write) that topic only,
+ *   and commit offsets to the query's own consumer group (the lag-monitoring copy);
  * - Kafka with SASL/SCRAM or PLAIN: read that one secret (and decrypt it with its key, when given).
  */
 import { Arn, Aws, Token } from 'aws-cdk-lib';
@@ -12,7 +13,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { InvalidOptionError } from '../core/errors.js';
 import type { KafkaAuth, SinkConfig, SourceConfig } from '../functions/microbatch/configuration.js';
-import { checkMskClusterArn, mskTopicArn } from './msk-arns.js';
+import { queryGroupId } from '../core/kafka/kafka-source.js';
+import { checkMskClusterArn, mskGroupArn, mskTopicArn } from './msk-arns.js';
 import { bucketArnOf, folderPrefix, grantS3Prefix } from './s3-prefix-access.js';
 
 /** Connection details IAM needs beyond the function's configuration. */
@@ -32,10 +34,11 @@ export const DYNAMODB_SINK_ACTIONS = [
 
 const SECRET_ARN = /^arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}$/;
 
-/** Grants `role` reading the source. */
+/** Grants `role` reading the source of the query `queryId`. */
 export function grantSourceRead(
   role: iam.Role,
   source: SourceConfig,
+  queryId: string,
   options: KafkaPermissionOptions,
 ): void {
   if (source.kind === 's3-files') {
@@ -51,6 +54,15 @@ export function grantSourceRead(
     cluster: ['kafka-cluster:Connect'],
     topic: ['kafka-cluster:DescribeTopic', 'kafka-cluster:ReadData'],
   });
+  if (source.sasl?.mechanism === 'aws-msk-iam') {
+    // the source copies each committed batch's offsets to the query's group for Kafka's lag tools
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kafka-cluster:AlterGroup', 'kafka-cluster:DescribeGroup'],
+        resources: [mskGroupArn(options.mskClusterArn!, queryGroupId(queryId))],
+      }),
+    );
+  }
 }
 
 /** Grants `role` writing the sink. */

@@ -303,6 +303,17 @@ describe('MicroBatchQuery permissions (least privilege)', () => {
     expect(statements.flatMap(actions)).not.toContain('kafka-cluster:WriteData');
   });
 
+  it("commits offsets only to the query's own consumer group", () => {
+    const group = statementWith(statements, 'kafka-cluster:AlterGroup');
+    expect(actions(group).sort()).toEqual([
+      'kafka-cluster:AlterGroup',
+      'kafka-cluster:DescribeGroup',
+    ]);
+    expect(group.Resource).toBe(
+      'arn:aws:kafka:eu-west-1:123456789012:group/clicks-cluster/1a2b3c4d-5e6f-7a8b-9c0d-112233445566-3/sluice-clicks',
+    );
+  });
+
   it('writes the Delta table only under its path, and lists only that path', () => {
     const lake = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::lake-bucket']] };
     const objects = statements.filter((s) => JSON.stringify(s.Resource).includes('lake-bucket/'));
