@@ -51,6 +51,8 @@ interface Contender {
   /** Writes the shape's rows under `directory` (new and empty); returns the data files written. */
   readonly run: (directory: string) => Promise<string[]>;
   readonly seconds: number[];
+  /** The bytes of the data files one run writes (measured in the warm-up run). */
+  bytes: number;
 }
 
 /** A shape's rows and schema. */
@@ -85,6 +87,7 @@ function deltaContender(shape: Shape): Contender {
   return {
     label: 'Delta sink (10 commits)',
     seconds: [],
+    bytes: 0,
     run: async (directory) => {
       const sink = new DeltaSink(directory, { appId: 'bench-sinks' });
       for (let b = 0; b < BATCHES; b++) {
@@ -99,6 +102,7 @@ function duckDbContender(shape: Shape, connection: DuckDBConnection): Contender 
   return {
     label: 'DuckDB appender + COPY',
     seconds: [],
+    bytes: 0,
     run: async (directory) => {
       const files: string[] = [];
       for (let b = 0; b < BATCHES; b++) {
@@ -122,6 +126,7 @@ async function duckDbCopyContender(shape: Shape, connection: DuckDBConnection): 
   return {
     label: 'DuckDB COPY alone (rows in DuckDB)',
     seconds: [],
+    bytes: 0,
     run: async (directory) => {
       const files: string[] = [];
       for (let b = 0; b < BATCHES; b++) {
@@ -176,6 +181,7 @@ async function measure(
       if (round > 0) c.seconds.push(elapsed);
       else {
         prints.push(`${c.label}: ${await fingerprint(connection, files)}`);
+        c.bytes = (await Promise.all(files.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
         if (i === 0) filesPerBatch = files.length / BATCHES;
       }
       await rm(directory, { recursive: true, force: true });
@@ -204,10 +210,11 @@ async function measureShape(
     `\n${shape.name}: ${ROWS.toLocaleString('en-US')} rows in ${BATCHES} batches, ${shape.schema.fields.length} columns; same rows verified; median of ${TIMED_RUNS}`,
   );
   printTable(
-    ['rows/s', 'median s', 'best s', 'vs Delta'],
+    ['rows/s', 'MB/s', 'median s', 'best s', 'vs Delta'],
     contenders.map((c, i) => [
       c.label,
       formatCount(rowsPerSecond[i]),
+      (c.bytes / median(c.seconds) / 1e6).toFixed(1),
       median(c.seconds).toFixed(2),
       Math.min(...c.seconds).toFixed(2),
       `${(rowsPerSecond[i] / rowsPerSecond[0]).toFixed(2)}x`,

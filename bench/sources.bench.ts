@@ -124,7 +124,9 @@ try {
     console.log(
       `${name.padEnd(34)} ${Math.round(TOTAL / (ms / 1000))
         .toString()
-        .padStart(9)} records/s (${(ms / 1000).toFixed(2)} s)   first record ${ttfr.toFixed(1)} ms`,
+        .padStart(9)} records/s ${((TOTAL * VALUE.length) / (ms / 1000) / 1e6)
+        .toFixed(1)
+        .padStart(6)} MB/s (${(ms / 1000).toFixed(2)} s)   first record ${ttfr.toFixed(1)} ms`,
     );
   line('Kafka source (plan + getBatch)', sourceMs, sourceTtfr);
   line('kafkajs consumer (eachBatch)', consumerMs, consumer.firstRecordMs);
