@@ -18,6 +18,7 @@
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { CheckpointError } from '../errors.js';
+import { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
 
 /** The format version of offsets and of the recorded initial offset. */
 const FORMAT_VERSION = 1;
@@ -69,53 +70,14 @@ export function parseDeltaOffset(value: unknown, source: string): DeltaSourceOff
   return deltaOffset(o.tableId, o.version!, o.index!, o.initialSnapshot);
 }
 
-/** The recorded initial offset of a stream, in its source's metadata store. */
-export class InitialDeltaOffset {
-  private known: DeltaSourceOffset | undefined;
-
-  constructor(
-    private readonly store: ObjectStore,
-    /** Names the stream in errors. */
-    private readonly source: string,
-  ) {}
-
-  /** The recorded offset; on the first call of a new checkpoint, resolves and records it. */
-  async getOrCreate(resolve: () => Promise<DeltaSourceOffset>): Promise<DeltaSourceOffset> {
-    const recorded = await this.get();
-    if (recorded) return recorded;
-    const offset = await resolve();
-    const created = await this.store.putIfAbsent(
-      INITIAL_OFFSET_KEY,
-      new TextEncoder().encode(JSON.stringify(offset)),
-    );
-    if (created === 'created') return (this.known = offset);
-    return (await this.get())!; // another attempt recorded its offset first: it is the truth
-  }
-
-  /** The recorded offset, which a batch that starts at the beginning needs. */
-  async required(): Promise<DeltaSourceOffset> {
-    const recorded = await this.get();
-    if (!recorded) {
-      throw new CheckpointError(
-        `${this.source}: ${this.store.location}/${INITIAL_OFFSET_KEY} is missing, but the checkpoint has a batch that starts from it; the checkpoint is damaged. Start the query on a new checkpointLocation.`,
-      );
-    }
-    return recorded;
-  }
-
-  private async get(): Promise<DeltaSourceOffset | undefined> {
-    if (this.known) return this.known;
-    const bytes = await this.store.get(INITIAL_OFFSET_KEY);
-    if (!bytes) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (cause) {
-      throw new CheckpointError(
-        `${this.source}: ${this.store.location}/${INITIAL_OFFSET_KEY} is not JSON; the checkpoint is damaged. Start the query on a new checkpointLocation.`,
-        { cause },
-      );
-    }
-    return (this.known = parseDeltaOffset(parsed, this.source));
-  }
+/** The recorded initial offset of the stream `source`, in its source's metadata store. */
+export function initialDeltaOffset(
+  store: ObjectStore,
+  source: string,
+): RecordedInitialOffset<DeltaSourceOffset> {
+  return new RecordedInitialOffset(store, source, {
+    key: INITIAL_OFFSET_KEY,
+    encode: (offset) => offset,
+    decode: (value) => parseDeltaOffset(value, source),
+  });
 }

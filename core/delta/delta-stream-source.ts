@@ -20,6 +20,7 @@
 import { CheckpointError, DeltaTableError, InvalidOptionError, SourceError } from '../errors.js';
 import { sameType, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import type { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
 import type { Offset, Source, SourceContext } from '../sources/source.js';
 import { type ChangeCommitOptions, streamedAdds } from './change-commits.js';
 import { DELTA_READER_VERSION, type MetadataAction } from './delta-actions.js';
@@ -29,7 +30,7 @@ import type { DeltaSnapshot } from './delta-snapshot.js';
 import {
   deltaOffset,
   type DeltaSourceOffset,
-  InitialDeltaOffset,
+  initialDeltaOffset,
   parseDeltaOffset,
 } from './delta-source-offset.js';
 import { type DataFileToRead, readDataFiles, type TableLayout } from './delta-table-reader.js';
@@ -52,7 +53,7 @@ export class DeltaStreamSource implements Source {
   private readonly maxFiles: number;
   private readonly maxBytes: number;
   private readonly changes: ChangeCommitOptions;
-  private readonly initial: InitialDeltaOffset;
+  private readonly initial: RecordedInitialOffset<DeltaSourceOffset>;
   /** Streamed files of each commit read, by version. */
   private readonly commits = new Map<number, StreamFile[]>();
   private initialFiles: { version: number; files: StreamFile[] } | undefined;
@@ -90,7 +91,7 @@ export class DeltaStreamSource implements Source {
       ignoreChanges: options.ignoreChanges ?? false,
       skipChangeCommits: options.skipChangeCommits ?? false,
     };
-    this.initial = new InitialDeltaOffset(context.metadataStore, this.description);
+    this.initial = initialDeltaOffset(context.metadataStore, this.description);
   }
 
   async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {

@@ -22,11 +22,12 @@
  *   stays the only truth about what was read.
  */
 import { InvalidOptionError } from '../errors.js';
+import type { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
 import type { Offset, PlanningContext, Source, SourceContext } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { dataLossError } from './data-loss.js';
-import { InitialOffsets } from './initial-offsets.js';
+import { initialOffsets } from './initial-offsets.js';
 import { resolveOffsetSpec } from './kafka-offset-spec.js';
 import type { KafkaSourceOptions } from './kafka-options.js';
 import type { KafkaPartitionReader } from './kafka-partition-reader.js';
@@ -52,7 +53,7 @@ export type KafkaReaderFactory = (options: KafkaSourceOptions) => KafkaPartition
 export class KafkaSource implements Source {
   readonly schema: StructType;
   readonly description: string;
-  private readonly initial: InitialOffsets;
+  private readonly initial: RecordedInitialOffset<PartitionOffsets>;
   private reader: KafkaPartitionReader | undefined;
   /** The range the source read last (its JSON) and the offsets it found lost there. */
   private lastRead: { range: string; lostOffsets: number } | undefined;
@@ -78,7 +79,7 @@ export class KafkaSource implements Source {
     this.groupId = options.commitOffsetsToGroup
       ? (options.groupId ?? (context.queryId && queryGroupId(context.queryId)))
       : undefined;
-    this.initial = new InitialOffsets(context.metadataStore, this.description);
+    this.initial = initialOffsets(context.metadataStore, this.description);
   }
 
   /**
