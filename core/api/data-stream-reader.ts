@@ -24,14 +24,9 @@ import { SinkOutputListing } from '../sources/sink-output-listing.js';
 import type { StructType } from '../types/data-types.js';
 import { DataFrame } from './dataframe.js';
 import { deltaSourceOptions, deltaTableLocation } from './delta-options.js';
-import {
-  type DeltaFormatName,
-  DeltaReaderBuilder,
-  deltaSchemaGiven,
-} from './delta-reader-builder.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
 import { fileStreamSettings } from './file-stream-options.js';
-import { fileReadOptions } from './reader-options.js';
+import { fileReadOptions, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
 
 /** Reads streaming DataFrames. */
@@ -40,19 +35,11 @@ export class DataStreamReader extends FileReaderBuilder {
     super();
   }
 
-  /**
-   * The format: json (JSON lines), csv, parquet (default), text, kafka, or delta, which gives a
-   * builder whose `load` is asynchronous (the schema is in the table's log).
-   */
-  override format(name: DeltaFormatName): DeltaReaderBuilder;
-  override format(name: string): this;
-  override format(name: string): this | DeltaReaderBuilder {
-    if (name.toLowerCase() !== 'delta') return super.format(name);
-    if (this.userSchema) throw deltaSchemaGiven();
-    return new DeltaReaderBuilder(
-      (location, options) => this.delta(location, deltaSourceOptions(options)),
-      this.options,
-    );
+  protected deltaTable(
+    location: string | ObjectStore,
+    options: ReadonlyMap<string, OptionValue>,
+  ): Promise<DataFrame> {
+    return this.delta(location, deltaSourceOptions(options));
   }
 
   /**

@@ -16,11 +16,6 @@ import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import { DataFrame } from './dataframe.js';
 import { deltaTableLocation } from './delta-options.js';
-import {
-  type DeltaFormatName,
-  DeltaReaderBuilder,
-  deltaSchemaGiven,
-} from './delta-reader-builder.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
 import { fileReadOptions, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
@@ -37,19 +32,11 @@ export class DataFrameReader extends FileReaderBuilder {
     super();
   }
 
-  /**
-   * The format: json (JSON lines), csv, parquet (default), text, kafka, or delta, which gives a
-   * builder whose `load` is asynchronous (the schema is in the table's log).
-   */
-  override format(name: DeltaFormatName): DeltaReaderBuilder;
-  override format(name: string): this;
-  override format(name: string): this | DeltaReaderBuilder {
-    if (name.toLowerCase() !== 'delta') return super.format(name);
-    if (this.userSchema) throw deltaSchemaGiven();
-    return new DeltaReaderBuilder(
-      (location, options) => this.delta(location, deltaReadOptions(options)),
-      this.options,
-    );
+  protected deltaTable(
+    location: string | ObjectStore,
+    options: ReadonlyMap<string, OptionValue>,
+  ): Promise<DataFrame> {
+    return this.delta(location, deltaReadOptions(options));
   }
 
   /**

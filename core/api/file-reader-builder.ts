@@ -3,6 +3,7 @@
  * before `load`, and the per-format shortcuts (`json`, `csv`, `parquet`, `text`). The format is a file
  * format, or `kafka`: then `load()` takes no path and the options name the topics.
  */
+import type { ObjectStore } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
 import { fileFormat, type FileFormat } from '../io/data-files.js';
 import {
@@ -13,20 +14,43 @@ import {
 import type { StructType } from '../types/data-types.js';
 import { parseSchema } from '../types/type-names.js';
 import type { DataFrame } from './dataframe.js';
+import {
+  type DeltaFormatName,
+  DeltaReaderBuilder,
+  deltaSchemaGiven,
+} from './delta-reader-builder.js';
 import type { OptionValue } from './reader-options.js';
 
-/** A builder of DataFrames over files or Kafka. */
+/** A builder of DataFrames over files, Kafka or Delta tables. */
 export abstract class FileReaderBuilder {
   protected formatName: FileFormat | 'kafka' = 'parquet';
   protected userSchema?: StructType;
   /** Options by lower-cased name: option names are case-insensitive, as in Spark. */
   protected readonly options = new Map<string, OptionValue>();
 
-  /** The format: json (JSON lines), csv, parquet (default), text, or kafka. */
-  format(name: string): this {
+  /**
+   * The format: json (JSON lines), csv, parquet (default), text, kafka, or delta, which gives a
+   * builder whose `load` is asynchronous (the schema is in the table's log).
+   */
+  format(name: DeltaFormatName): DeltaReaderBuilder;
+  format(name: string): this;
+  format(name: string): this | DeltaReaderBuilder {
+    if (name.toLowerCase() === 'delta') {
+      if (this.userSchema) throw deltaSchemaGiven();
+      return new DeltaReaderBuilder(
+        (location, options) => this.deltaTable(location, options),
+        this.options,
+      );
+    }
     this.formatName = name.toLowerCase() === 'kafka' ? 'kafka' : fileFormat(name);
     return this;
   }
+
+  /** The Delta table at `location`, read with the options format('delta') collected. */
+  protected abstract deltaTable(
+    location: string | ObjectStore,
+    options: ReadonlyMap<string, OptionValue>,
+  ): Promise<DataFrame>;
 
   /** The schema of the files: a StructType or DDL such as `'a INT, b STRING'`. */
   schema(schema: StructType | string): this {
