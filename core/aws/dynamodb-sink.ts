@@ -24,7 +24,7 @@
  */
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { InvalidOptionError, SinkError } from '../errors.js';
-import type { OutputMode, Sink, SinkContext } from '../sinks/sink.js';
+import { openedSink, type OutputMode, type Sink, type SinkContext } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { classifyAwsError } from './aws-error.js';
@@ -174,12 +174,7 @@ export class DynamoDbSink implements Sink {
     _schema: StructType,
     _outputMode: OutputMode,
   ): Promise<void> {
-    const opened = this.opened;
-    if (!opened) {
-      throw new SinkError(
-        `${this.description} was given batch ${batchId} before it was opened; a streaming query opens its sink when it starts.`,
-      );
-    }
+    const opened = openedSink(this.opened, { sink: this.description, batchId });
     await writeItems(this.writeMethod, this.items(opened, batchId, rows), {
       client: this.options.client,
       tableName: this.options.tableName,

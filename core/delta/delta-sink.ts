@@ -15,13 +15,8 @@
  * table's content in one version. Update mode has no meaning for a table of files without keys and is
  * refused when the query starts.
  */
-import {
-  DeltaConflictError,
-  InvalidOptionError,
-  SinkError,
-  UnsupportedOperationError,
-} from '../errors.js';
-import type { OutputMode, Sink, SinkContext } from '../sinks/sink.js';
+import { DeltaConflictError, InvalidOptionError, UnsupportedOperationError } from '../errors.js';
+import { openedSink, type OutputMode, type Sink, type SinkContext } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { writeDataFiles } from './data-file-writer.js';
@@ -209,12 +204,12 @@ export class DeltaSink implements Sink {
   }
 
   private requireAppId(batchId: number): string {
-    if (this.appId === undefined) {
-      throw new SinkError(
-        `DeltaSink for table ${this.log.table} got batch ${batchId} before a query opened it, so it has no appId for its txn; start it with writeStream.sink(...), or give the option appId.`,
-      );
-    }
-    return this.appId;
+    return openedSink(this.appId, {
+      sink: `DeltaSink for table ${this.log.table}`,
+      batchId,
+      consequence: 'it has no appId for its txn',
+      alternative: 'give the option appId',
+    });
   }
 }
 

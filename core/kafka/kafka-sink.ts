@@ -17,8 +17,7 @@
  * frozen Lambda container thus holds no producer whose sockets may have died meanwhile: a warm
  * invocation pays one connection and one InitProducerId instead of a request timeout.
  */
-import { SinkError } from '../errors.js';
-import type { OutputMode, Sink, SinkContext } from '../sinks/sink.js';
+import { openedSink, type OutputMode, type Sink, type SinkContext } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import type { KafkaRecordWriter } from './kafka-record-writer.js';
@@ -65,12 +64,7 @@ export class KafkaSink implements Sink {
     _schema: StructType,
     _outputMode: OutputMode,
   ): Promise<void> {
-    const opened = this.opened;
-    if (!opened) {
-      throw new SinkError(
-        `${this.description} was given batch ${batchId} before it was opened; a streaming query opens its sink when it starts.`,
-      );
-    }
+    const opened = openedSink(this.opened, { sink: this.description, batchId });
     const { queryId, toRecord } = opened;
     const records = rows.map((row, seq) => toRecord(row, { queryId, batchId, seq }));
     this.writer ??= this.createWriter(this.options);

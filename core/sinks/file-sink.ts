@@ -35,7 +35,7 @@ import { type FileFormat, fileFormat } from '../io/data-files.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { DEFAULT_COMPACT_INTERVAL, FileSinkLog, type SinkFileEntry } from '../io/file-sink-log.js';
-import type { OutputMode, Sink, SinkContext } from './sink.js';
+import { openedSink, type OutputMode, type Sink, type SinkContext } from './sink.js';
 
 /** Options of a {@link FileSink}. */
 export interface FileSinkOptions {
@@ -134,11 +134,10 @@ export class FileSink implements Sink {
   }
 
   private requireQueryId(batchId: number): string {
-    if (this.queryId === undefined) {
-      throw new SinkError(
-        `${this.description} got batch ${batchId} before a query opened it, so it cannot tag the batch's manifest with a query id; start it with writeStream.sink(...).`,
-      );
-    }
-    return this.queryId;
+    return openedSink(this.queryId, {
+      sink: this.description,
+      batchId,
+      consequence: "it cannot tag the batch's manifest with a query id",
+    });
   }
 }

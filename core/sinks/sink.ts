@@ -3,6 +3,7 @@
  * call it again for a batch whose commit did not land (a crash between sink and commit), and the sink
  * must then leave its content as if it had been called once.
  */
+import { SinkError } from '../errors.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 
@@ -47,4 +48,28 @@ export interface Sink {
    * again after close, reconnecting on demand. Optional.
    */
   close?(): Promise<void>;
+}
+
+/** What a sink lacks when a batch reaches it before a query opened it, and what else would do. */
+export interface NotOpened {
+  /** The sink, as its description names it. */
+  readonly sink: string;
+  readonly batchId: number;
+  /** What the sink cannot do without `open`, e.g. "it has no appId for its txn". */
+  readonly consequence?: string;
+  /** Another way to give the sink what `open` would, e.g. "give the option appId". */
+  readonly alternative?: string;
+}
+
+/**
+ * What a sink's `open` prepared, which every batch needs: `prepared`, or a SinkError for a batch that
+ * reached the sink before a query opened it (a sink called directly rather than through a query).
+ */
+export function openedSink<T>(prepared: T | undefined, batch: NotOpened): T {
+  if (prepared !== undefined) return prepared;
+  const so = batch.consequence ? `, so ${batch.consequence}` : '';
+  const or = batch.alternative ? `, or ${batch.alternative}` : '';
+  throw new SinkError(
+    `${batch.sink} got batch ${batch.batchId} before a query opened it${so}; start it with writeStream.sink(...)${or}.`,
+  );
 }
