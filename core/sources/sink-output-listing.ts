@@ -2,7 +2,8 @@
  * The listing of a file sink's output: when the root holds a `_sluice_metadata/` manifest log, only
  * the files the log lists are data, as Spark's file source reads a sink's output through
  * `_spark_metadata`. A crashed attempt's files, which no manifest lists, are never read. Any other
- * root is listed as it is.
+ * root is listed as it is. As in Spark, which kind of root it is is decided once, at the first
+ * listing, so a planning costs no extra request to ask again.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { FileSinkLog } from '../io/file-sink-log.js';
@@ -11,6 +12,7 @@ import { comparePaths, type FileListing, type ListedFile } from './file-listing.
 /** A listing that honours a file sink's manifest log at its root. */
 export class SinkOutputListing implements FileListing {
   private readonly log: FileSinkLog;
+  private sinkOutput: Promise<boolean> | undefined;
 
   /** `files` lists the root as it is; `store` reads the same root's manifest log. */
   constructor(
@@ -25,7 +27,11 @@ export class SinkOutputListing implements FileListing {
   }
 
   async list(startAfter?: string): Promise<ListedFile[]> {
-    if (!(await this.log.exists())) return this.files.list(startAfter);
+    this.sinkOutput ??= this.log.exists().catch((error: unknown) => {
+      this.sinkOutput = undefined; // a failed check is asked again by the next planning
+      throw error;
+    });
+    if (!(await this.sinkOutput)) return this.files.list(startAfter);
     return (await this.log.allFiles())
       .map((f) => ({ path: f.path, size: f.size, modifiedMs: f.modificationTime }))
       .filter((f) => startAfter === undefined || comparePaths(f.path, startAfter) > 0)
