@@ -13,7 +13,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { InvalidOptionError } from '../core/errors.js';
 import type { KafkaAuth, SinkConfig, SourceConfig } from '../functions/microbatch/configuration.js';
-import { queryGroupId } from '../core/kafka/kafka-source.js';
+import { queryGroupId } from '../core/kafka/query-group.js';
 import { checkMskClusterArn, mskGroupArn, mskTopicArn } from './msk-arns.js';
 import { bucketArnOf, folderPrefix, grantS3Prefix } from './s3-prefix-access.js';
 

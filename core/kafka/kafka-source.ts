@@ -28,6 +28,7 @@ import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { dataLossError } from './data-loss.js';
 import { initialOffsets } from './initial-offsets.js';
+import { queryGroupId } from './query-group.js';
 import { resolveOffsetSpec } from './kafka-offset-spec.js';
 import type { KafkaSourceOptions } from './kafka-options.js';
 import type { KafkaPartitionReader } from './kafka-partition-reader.js';
@@ -279,9 +280,4 @@ export class KafkaSource implements Source {
       throw dataLossError(this.description, { kind: 'gone', partition: gone[0], offset: gone[1] });
     }
   }
-}
-
-/** The consumer group a query's offsets are copied to unless kafka.group.id names another. */
-export function queryGroupId(queryId: string): string {
-  return `sluice-${queryId}`;
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { MemorySink, SluiceSession, type StreamingQuery } from '../../core/index.js';
-import { queryGroupId } from '../../core/kafka/kafka-source.js';
+import { queryGroupId } from '../../core/kafka/query-group.js';
 import { produceToAllPartitions, testKafka } from '../support/kafka-producer.js';
 import { MemoryKafkaReader } from '../support/memory-kafka-reader.js';
 import { tempDir } from '../support/temp-dir.js';
