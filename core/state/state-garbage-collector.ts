@@ -55,7 +55,7 @@ async function referencedFiles(
     if (!commit) return undefined;
     if (!commit.stateManifest) continue;
     referenced.add(commit.stateManifest);
-    const manifest = await repository.readManifest(commit.stateManifest);
+    const manifest = await repository.readManifest(commit.stateManifest, batchId);
     for (const partitions of Object.values(manifest.operators)) {
       for (const files of partitions) {
         if (files.snapshot) referenced.add(files.snapshot);

@@ -320,7 +320,7 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const loaded = await this.repository.load(manifestKey, operatorCount);
+    const loaded = await this.repository.load(manifestKey, operatorCount, head?.batchId);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
 
