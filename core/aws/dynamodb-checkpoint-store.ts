@@ -114,6 +114,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       try {
         return await this.tryAcquireLease(owner, durationMs);
       } catch (e) {
+        // A damaged head is not a failed request: its own message says what to do.
+        if (e instanceof CheckpointError) throw e;
         // A commit transaction on the head is in flight: try again shortly.
         if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
           throw this.failure('take the lease', e);
