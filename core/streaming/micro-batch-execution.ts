@@ -47,7 +47,7 @@ import type { KeyedStateStore } from '../state/keyed-state-store.js';
 import { collectStateGarbage, type GarbageCollection } from '../state/state-garbage-collector.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
-import { planFingerprint } from './plan-fingerprint.js';
+import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
 /** How long an invocation holds the lease unless told otherwise. */
@@ -139,7 +139,7 @@ export class MicroBatchExecution {
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
     const clockHolder: BatchClock = { batchTimestampMicros: 0 };
     const physical = planPhysical(options.plan, true, clockHolder);
-    const fingerprint = planFingerprint(physical, options.numStatePartitions);
+    const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
       await options.checkpoint.createMetadata({
@@ -150,13 +150,13 @@ export class MicroBatchExecution {
       });
       metadata = (await options.checkpoint.getMetadata())!;
     }
-    if (metadata.planFingerprint !== fingerprint) {
-      throw new CheckpointError(
-        `The query's stateful operators changed since checkpoint ${options.checkpoint.location} was created: ` +
-          `it holds state for [${metadata.planFingerprint}], the query now has [${fingerprint}]. ` +
-          'Start the changed query on a new checkpointLocation.',
-      );
-    }
+    checkPlanFingerprint(
+      metadata.planFingerprint,
+      options.plan,
+      physical,
+      options.numStatePartitions,
+      options.checkpoint.location,
+    );
     await options.sink.open?.({
       queryId: metadata.queryId,
       outputMode: options.outputMode,
