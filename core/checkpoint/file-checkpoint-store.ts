@@ -71,6 +71,13 @@ export class FileCheckpointStore implements CheckpointStore {
     return created === 'created' ? 'committed' : 'conflict';
   }
 
+  async forgetBatchesBefore(batchId: number): Promise<number> {
+    const keys = [...(await this.store.list('offsets/')), ...(await this.store.list('commits/'))];
+    const forgotten = keys.filter((k) => batchOfKey(k) < batchId);
+    for (const key of forgotten) await this.store.delete(key);
+    return forgotten.length;
+  }
+
   private create(key: string, record: object): Promise<CreateResult> {
     return this.store.putIfAbsent(key, Buffer.from(encodeCheckpointRecord(record)));
   }

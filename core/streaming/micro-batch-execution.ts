@@ -44,9 +44,9 @@ import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { KeyedStateStore } from '../state/keyed-state-store.js';
-import { collectStateGarbage, type GarbageCollection } from '../state/state-garbage-collector.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
+import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
@@ -479,13 +479,16 @@ export class MicroBatchExecution {
     return known.length === 0 ? undefined : known.reduce((a, b) => a + b, 0);
   }
 
-  /** Maintenance: deletes state files that no retained version references (see state-garbage-collector.ts). */
-  maintain(): Promise<GarbageCollection> {
-    return collectStateGarbage(
-      this.options.checkpoint,
-      this.options.stateObjects,
+  /**
+   * Maintenance until `deadlineMs` (a clock time): deletes state files, log entries and abandoned
+   * writes that no retained version needs (see checkpoint-maintenance.ts).
+   */
+  maintain(deadlineMs = Infinity): Promise<CheckpointMaintenance> {
+    return maintainCheckpoint(
+      this.options,
       this.repository,
       this.options.minBatchesToRetain,
+      deadlineMs,
     );
   }
 

@@ -130,6 +130,23 @@ describe('FileCheckpointStore', () => {
     });
   });
 
+  describe('log pruning', () => {
+    it('forgets the intents and commits of batches before a batch, and keeps the rest', async () => {
+      const store = checkpoint();
+      for (let batchId = 0; batchId < 5; batchId++) {
+        await store.putIntent(intent(batchId, batchId + 1));
+        await store.commit(commit(batchId), lease);
+      }
+      expect(await store.forgetBatchesBefore(3)).toBe(6);
+      for (const batchId of [0, 1, 2]) {
+        expect(await store.getIntent(batchId)).toBeUndefined();
+        expect(await store.getCommit(batchId)).toBeUndefined();
+      }
+      expect(await store.getIntent(3)).toEqual(intent(3, 4));
+      expect(await store.latestCommit()).toEqual(commit(4));
+    });
+  });
+
   describe('validation on read', () => {
     it('fails with a CheckpointError naming the file when a record is not valid JSON', async () => {
       const root = tempDir();
