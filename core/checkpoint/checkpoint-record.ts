@@ -39,6 +39,6 @@ export function decodeCheckpointRecord<T>(text: string, name: string, batchId?: 
 export function requireBatch(name: string, found: unknown, expected: number): void {
   if (found === expected) return;
   throw new CheckpointError(
-    `${name} holds batch ${String(found)} but is the record of batch ${expected}: it was edited or copied from another batch. Restore it from a backup or start the query on a new checkpoint.`,
+    `${name} holds batch ${String(found)}, but is stored as the record of batch ${expected}: it was edited or copied from another batch. Restore it from a backup or start the query on a new checkpoint.`,
   );
 }

@@ -113,13 +113,13 @@ describe('DynamoDbCheckpointStore integrity', () => {
     await store.putIntent(intent(4));
     await set('offsets#00000000000000000004', 'batchId', 5);
     await expect(store.getIntent(4)).rejects.toThrow(
-      /offsets#00000000000000000004 \(its batchId attribute\) holds batch 5 but is the record of batch 4/,
+      /offsets#00000000000000000004 \(its batchId attribute\) holds batch 5, but is stored as the record of batch 4/,
     );
     await set('offsets#00000000000000000004', 'batchId', 4);
     const other = (await get('offsets#00000000000000000003'))!.record as string;
     await set('offsets#00000000000000000004', 'record', other);
     await expect(store.getIntent(4)).rejects.toThrow(
-      /offsets#00000000000000000004 holds batch 3 but is the record of batch 4/,
+      /offsets#00000000000000000004 holds batch 3, but is stored as the record of batch 4/,
     );
   });
 

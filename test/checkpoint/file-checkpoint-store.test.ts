@@ -233,11 +233,11 @@ describe('FileCheckpointStore', () => {
         path.join(root, intentKey.replace('03.json', '04.json')),
       );
       await expect(store.latestCommit()).rejects.toThrow(
-        /commits\/00000000000000000004\.json holds batch 3 but is the record of batch 4/,
+        /commits\/00000000000000000004\.json holds batch 3, but is stored as the record of batch 4/,
       );
       await expect(store.getCommit(4)).rejects.toThrow(CheckpointError);
       await expect(store.getIntent(4)).rejects.toThrow(
-        /offsets\/00000000000000000004\.json holds batch 3 but is the record of batch 4/,
+        /offsets\/00000000000000000004\.json holds batch 3, but is stored as the record of batch 4/,
       );
     });
 
