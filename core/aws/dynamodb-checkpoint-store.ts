@@ -19,10 +19,10 @@
  *   fencing epoch, and returns the head in the same request.
  * - intent: PutItem with attribute_not_exists; the loser reads the winner's intent.
  * - commit: one TransactWriteItems: Put commit#N (attribute_not_exists) + Update head to N, on the
- *   conditions head.batchId = N-1 and epoch = ours, + Update offsets#N-1 with its TTL. Its ClientRequestToken derives from
- *   (query, N, epoch), so a retried call of the same commit is harmless. A failed condition on the
- *   commit item means another attempt committed N (`conflict`); on the head alone, another
- *   invocation took the lease (`lease-lost`).
+ *   conditions head.batchId = N-1 and epoch = ours, + Update offsets#N-1 with its TTL. Its
+ *   ClientRequestToken derives from (query, N, epoch), so a retried call of the same commit is
+ *   harmless. A failed condition on the commit item means another attempt committed N
+ *   (`conflict`); on the head alone, another invocation took the lease (`lease-lost`).
  * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to the
  * object store (write-once key) and the item references it.
  */
