@@ -253,3 +253,5 @@ export {
   type BatchOutcome,
   type MicroBatchExecutionOptions,
 } from './streaming/micro-batch-execution.js';
+export type { CheckpointMaintenance } from './streaming/checkpoint-maintenance.js';
+export type { GarbageCollection } from './state/state-garbage-collector.js';

@@ -11,12 +11,14 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { grantS3Prefix } from './s3-prefix-access.js';
 
 /**
- * What the checkpoint store does: GetItem (head, intents, commits), PutItem (the offsets intent)
- * and UpdateItem (lease, release); the commit's TransactWriteItems is authorized as its Put and Update.
+ * What the checkpoint store does: GetItem (head, intents, commits), PutItem (the offsets intent),
+ * UpdateItem (lease, release) and Query (a head without a commit looks for a commit log, which
+ * means the head was lost); the commit's TransactWriteItems is authorized as its Put and Updates.
  */
 export const CHECKPOINT_TABLE_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
+  'dynamodb:Query',
   'dynamodb:UpdateItem',
 ] as const;
 

@@ -4,18 +4,25 @@
  *   sk = head            the last committed batch (its commit record), the lease (owner, expiry,
  *                        epoch) and the format version
  *   sk = metadata        query id, plan fingerprint, state partition count
- *   sk = offsets#<N>     the intent of batch N (write-ahead log), created once
+ *   sk = offsets#<N>     the intent of batch N (write-ahead log), created once; given a TTL
+ *                        attribute (`expiresAt`) when batch N+1 commits, since only the head's
+ *                        intent is read again
  *   sk = commit#<N>      the commit log, with a TTL attribute (`expiresAt`)
+ *
+ * Records are checksummed JSON (checkpoint-record.ts). The head's `batchId` attribute (which the
+ * commit's condition reads) must be the batch of its record, and a head without a record must not
+ * have commits beside it (the head item was deleted): either is a CheckpointError saying how to
+ * recover, since the protocol would otherwise re-run batch 0 or lose the lease forever.
  *
  * Protocol:
  * - lease: one UpdateItem takes the lease when it is free, expired or already ours, increments the
  *   fencing epoch, and returns the head in the same request.
  * - intent: PutItem with attribute_not_exists; the loser reads the winner's intent.
  * - commit: one TransactWriteItems: Put commit#N (attribute_not_exists) + Update head to N, on the
- *   conditions head.batchId = N-1 and epoch = ours. Its ClientRequestToken derives from
- *   (query, N, epoch), so a retried call of the same commit is harmless. A failed condition on the
- *   commit item means another attempt committed N (`conflict`); on the head alone, another
- *   invocation took the lease (`lease-lost`).
+ *   conditions head.batchId = N-1 and epoch = ours, + Update offsets#N-1 with its TTL. Its
+ *   ClientRequestToken derives from (query, N, epoch), so a retried call of the same commit is
+ *   harmless. A failed condition on the commit item means another attempt committed N
+ *   (`conflict`); on the head alone, another invocation took the lease (`lease-lost`).
  * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to the
  * object store (write-once key) and the item references it.
  */
@@ -26,6 +33,7 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -40,6 +48,11 @@ import {
   type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import {
+  decodeCheckpointRecord,
+  encodeCheckpointRecord,
+  requireBatch,
+} from '../checkpoint/checkpoint-record.js';
 import { CheckpointError } from '../errors.js';
 import { awsFailure, cancelledTransactionItems, classifyAwsError } from './aws-error.js';
 
@@ -54,6 +67,8 @@ export interface DynamoDbCheckpointOptions {
   readonly maxItemRecordBytes?: number;
   /** How long commit log items live before DynamoDB's TTL removes them. @default 30 days */
   readonly commitLogTtlSeconds?: number;
+  /** How long an intent item lives after the next batch committed. @default 30 days */
+  readonly intentLogTtlSeconds?: number;
   readonly clock?: () => number;
 }
 
@@ -67,7 +82,7 @@ interface StoredItem {
 }
 
 const DEFAULT_MAX_ITEM_RECORD_BYTES = 64 * 1024;
-const DEFAULT_COMMIT_TTL_SECONDS = 30 * 24 * 3600;
+const DEFAULT_LOG_TTL_SECONDS = 30 * 24 * 3600;
 const MAX_COMMIT_ATTEMPTS = 5;
 
 /** A query's checkpoint in a DynamoDB table (shared by many queries). */
@@ -91,7 +106,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   }
 
   createMetadata(metadata: QueryMetadata): Promise<CreateResult> {
-    return this.createItem('metadata', { record: JSON.stringify(metadata) });
+    return this.createItem('metadata', { record: encodeCheckpointRecord(metadata) });
   }
 
   async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
@@ -99,6 +114,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       try {
         return await this.tryAcquireLease(owner, durationMs);
       } catch (e) {
+        // A damaged head is not a failed request: its own message says what to do.
+        if (e instanceof CheckpointError) throw e;
         // A commit transaction on the head is in flight: try again shortly.
         if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
           throw this.failure('take the lease', e);
@@ -131,11 +148,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       );
       const head = result.Attributes as StoredItem;
       const lease = { owner, epoch: head.epoch!, expiresAtMs: head.leaseExpiresAt! };
-      return {
-        kind: 'acquired',
-        lease,
-        head: head.record ? this.parse<CommitRecord>(head.record, 'head') : undefined,
-      };
+      return { kind: 'acquired', lease, head: await this.headCommit(head) };
     } catch (e) {
       if (classifyAwsError(e) !== 'condition-failed') throw e;
       const head = await this.getItem('head');
@@ -165,20 +178,61 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   }
 
   async latestCommit(): Promise<CommitRecord | undefined> {
-    const head = await this.getItem('head');
-    return head?.record ? this.parse<CommitRecord>(head.record, 'head') : undefined;
+    return this.headCommit(await this.getItem('head'));
+  }
+
+  /** The commit the head item holds, checked against the head's batchId and the commit log. */
+  private async headCommit(head: StoredItem | undefined): Promise<CommitRecord | undefined> {
+    const name = `${this.location} item head`;
+    if (head?.record === undefined) {
+      await this.requireNoCommits(name);
+      return undefined;
+    }
+    const commit = decodeCheckpointRecord<CommitRecord>(head.record, name);
+    if (head.batchId !== commit.batchId) {
+      throw new CheckpointError(
+        `${name} has batchId ${String(head.batchId)} but its record is the commit of batch ${commit.batchId}, so no commit could ever match it. ` +
+          `Set the head's batchId to ${commit.batchId} if its record is the latest commit (compare with the commit# items), or start the query under a new queryId.`,
+      );
+    }
+    return commit;
+  }
+
+  /** A head without a commit is a new query's, unless commits exist: then the head item was lost. */
+  private async requireNoCommits(name: string): Promise<void> {
+    let latest: StoredItem | undefined;
+    try {
+      const result = await this.db.send(
+        new QueryCommand({
+          TableName: this.options.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :commit)',
+          ExpressionAttributeValues: { ':pk': this.pk, ':commit': 'commit#' },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      );
+      latest = result.Items?.[0] as StoredItem | undefined;
+    } catch (e) {
+      throw this.failure('read the commit log', e);
+    }
+    if (latest === undefined) return;
+    throw new CheckpointError(
+      `${name} is missing or has no commit, but ${commitKey(latest.batchId!)} exists: the head item was deleted, and running on would re-run batch 0. ` +
+        `Recover by writing the head back from the latest commit item (set the head's batchId and record attributes to that item's), or start the query under a new queryId.`,
+    );
   }
 
   getCommit(batchId: number): Promise<CommitRecord | undefined> {
-    return this.readRecord<CommitRecord>(commitKey(batchId));
+    return this.readRecord<CommitRecord>(commitKey(batchId), batchId);
   }
 
   async getIntent(batchId: number): Promise<OffsetIntent | undefined> {
-    return this.readRecord<OffsetIntent>(intentKey(batchId));
+    return this.readRecord<OffsetIntent>(intentKey(batchId), batchId);
   }
 
   async putIntent(intent: OffsetIntent): Promise<CreateResult> {
-    const record = JSON.stringify(intent);
+    const record = encodeCheckpointRecord(intent);
     const limit = this.options.maxItemRecordBytes ?? DEFAULT_MAX_ITEM_RECORD_BYTES;
     if (Buffer.byteLength(record) <= limit || !this.options.largeRecords) {
       return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, record });
@@ -213,9 +267,29 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     }
   }
 
-  /** Put commit#N (create-once) and move the head from N-1 to N, fenced by the lease epoch. */
+  /**
+   * Put commit#N (create-once) and move the head from N-1 to N, fenced by the lease epoch; the intent
+   * of N-1, no longer the head's, gets its TTL.
+   */
   private commitTransaction(commit: CommitRecord, lease: Lease): TransactWriteCommand {
-    const record = JSON.stringify(commit);
+    const record = encodeCheckpointRecord(commit);
+    const nowSeconds = Math.floor(this.clock() / 1000);
+    const expireIntent =
+      commit.batchId === 0
+        ? []
+        : [
+            {
+              Update: {
+                TableName: this.options.tableName,
+                Key: this.key(intentKey(commit.batchId - 1)),
+                UpdateExpression: 'SET expiresAt = :expiresAt',
+                ExpressionAttributeValues: {
+                  ':expiresAt':
+                    nowSeconds + (this.options.intentLogTtlSeconds ?? DEFAULT_LOG_TTL_SECONDS),
+                },
+              },
+            },
+          ];
     return new TransactWriteCommand({
       ClientRequestToken: commitToken(this.options.queryId, commit.batchId, lease.epoch),
       TransactItems: [
@@ -226,9 +300,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
               ...this.key(commitKey(commit.batchId)),
               batchId: commit.batchId,
               record,
-              expiresAt:
-                Math.floor(this.clock() / 1000) +
-                (this.options.commitLogTtlSeconds ?? DEFAULT_COMMIT_TTL_SECONDS),
+              expiresAt: nowSeconds + (this.options.commitLogTtlSeconds ?? DEFAULT_LOG_TTL_SECONDS),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
@@ -251,6 +323,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
             },
           },
         },
+        ...expireIntent,
       ],
     });
   }
@@ -271,10 +344,14 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     }
   }
 
-  private async readRecord<T>(sk: string): Promise<T | undefined> {
+  /** The record of item `sk`; `batchId` is the batch it must hold, when it is a batch's record. */
+  private async readRecord<T>(sk: string, batchId?: number): Promise<T | undefined> {
     const item = await this.getItem(sk);
     if (!item) return undefined;
-    if (item.record !== undefined) return this.parse<T>(item.record, sk);
+    const name = `${this.location} item ${sk}`;
+    if (batchId !== undefined)
+      requireBatch(`${name} (its batchId attribute)`, item.batchId, batchId);
+    if (item.record !== undefined) return decodeCheckpointRecord<T>(item.record, name, batchId);
     if (item.recordKey && this.options.largeRecords) {
       const bytes = await this.options.largeRecords.get(item.recordKey);
       if (!bytes) {
@@ -282,7 +359,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
           `${this.location} ${sk} references ${item.recordKey}, which is missing from ${this.options.largeRecords.location}.`,
         );
       }
-      return this.parse<T>(Buffer.from(bytes).toString('utf8'), sk);
+      const text = Buffer.from(bytes).toString('utf8');
+      return decodeCheckpointRecord<T>(text, `${name} (${item.recordKey})`, batchId);
     }
     throw new CheckpointError(
       `${this.location} item ${sk} has no record; the checkpoint is damaged.`,
@@ -302,23 +380,6 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     } catch (e) {
       throw this.failure(`read ${sk}`, e);
     }
-  }
-
-  private parse<T>(text: string, sk: string): T {
-    let record: { formatVersion?: unknown };
-    try {
-      record = JSON.parse(text);
-    } catch (e) {
-      throw new CheckpointError(`${this.location} item ${sk} is corrupt (not valid JSON).`, {
-        cause: e,
-      });
-    }
-    if (record.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
-      throw new CheckpointError(
-        `${this.location} item ${sk} has format version ${String(record.formatVersion)}; this Sluice reads version ${CHECKPOINT_FORMAT_VERSION}.`,
-      );
-    }
-    return record as T;
   }
 
   private key(sk: string): { pk: string; sk: string } {

@@ -81,6 +81,11 @@ export interface CheckpointStore {
   putIntent(intent: OffsetIntent): Promise<CreateResult>;
   /** Makes batch N real: atomically records its commit and moves the head, if `lease` still holds. */
   commit(commit: CommitRecord, lease: Lease): Promise<CommitResult>;
+  /**
+   * Deletes the intents and commits of batches before `batchId`, returning how many it deleted. A
+   * store whose log expires by itself (DynamoDB's TTL) has no such method.
+   */
+  forgetBatchesBefore?(batchId: number): Promise<number>;
 }
 
 /** Where a query keeps its checkpoint and its state files. */

@@ -4,9 +4,8 @@
  * zero-padded so that listing order is batch order. Every create is atomic and create-if-absent.
  */
 import { sortableId } from './sortable-id.js';
-import { CheckpointError } from '../errors.js';
+import { decodeCheckpointRecord, encodeCheckpointRecord } from './checkpoint-record.js';
 import {
-  CHECKPOINT_FORMAT_VERSION,
   type CheckpointStore,
   type CommitRecord,
   type CommitResult,
@@ -38,11 +37,11 @@ export class FileCheckpointStore implements CheckpointStore {
   async latestCommit(): Promise<CommitRecord | undefined> {
     const keys = await this.store.list('commits/');
     const last = keys[keys.length - 1];
-    return last === undefined ? undefined : this.read<CommitRecord>(last);
+    return last === undefined ? undefined : this.read<CommitRecord>(last, batchOfKey(last));
   }
 
   getIntent(batchId: number): Promise<OffsetIntent | undefined> {
-    return this.read<OffsetIntent>(batchKey('offsets', batchId));
+    return this.read<OffsetIntent>(batchKey('offsets', batchId), batchId);
   }
 
   putIntent(intent: OffsetIntent): Promise<CreateResult> {
@@ -64,7 +63,7 @@ export class FileCheckpointStore implements CheckpointStore {
   async releaseLease(_lease: Lease): Promise<void> {}
 
   getCommit(batchId: number): Promise<CommitRecord | undefined> {
-    return this.read<CommitRecord>(batchKey('commits', batchId));
+    return this.read<CommitRecord>(batchKey('commits', batchId), batchId);
   }
 
   async commit(commit: CommitRecord, _lease: Lease): Promise<CommitResult> {
@@ -72,40 +71,32 @@ export class FileCheckpointStore implements CheckpointStore {
     return created === 'created' ? 'committed' : 'conflict';
   }
 
-  private create(key: string, record: object): Promise<CreateResult> {
-    return this.store.putIfAbsent(key, Buffer.from(JSON.stringify(record)));
+  async forgetBatchesBefore(batchId: number): Promise<number> {
+    const keys = [...(await this.store.list('offsets/')), ...(await this.store.list('commits/'))];
+    const forgotten = keys.filter((k) => batchOfKey(k) < batchId);
+    for (const key of forgotten) await this.store.delete(key);
+    return forgotten.length;
   }
 
-  private async read<T>(key: string): Promise<T | undefined> {
+  private create(key: string, record: object): Promise<CreateResult> {
+    return this.store.putIfAbsent(key, Buffer.from(encodeCheckpointRecord(record)));
+  }
+
+  /** The record at `key`; `batchId` is the batch it must hold, when it is a batch's record. */
+  private async read<T>(key: string, batchId?: number): Promise<T | undefined> {
     const bytes = await this.store.get(key);
     if (bytes === undefined) return undefined;
-    let record: { formatVersion?: unknown } | null;
-    try {
-      record = JSON.parse(Buffer.from(bytes).toString('utf8'));
-    } catch (e) {
-      throw this.corrupt(key, 'not valid JSON', e);
-    }
-    // Valid JSON that is not a record (`null`, a number) is as corrupt as a truncated file.
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-      throw this.corrupt(key, 'not a JSON object');
-    }
-    if (record.formatVersion !== CHECKPOINT_FORMAT_VERSION) {
-      throw new CheckpointError(
-        `Checkpoint file ${this.location}/${key} has format version ${String(record.formatVersion)}; this Sluice reads version ${CHECKPOINT_FORMAT_VERSION}.`,
-      );
-    }
-    return record as T;
-  }
-
-  private corrupt(key: string, problem: string, cause?: unknown): CheckpointError {
-    return new CheckpointError(
-      `Checkpoint file ${this.location}/${key} is corrupt (${problem}). Restore it from a backup or start the query on a new checkpoint.`,
-      { cause },
-    );
+    const name = `Checkpoint file ${this.location}/${key}`;
+    return decodeCheckpointRecord<T>(Buffer.from(bytes).toString('utf8'), name, batchId);
   }
 }
 
 /** `offsets/00000000000000000042.json`: zero-padded so keys sort in batch order. */
 function batchKey(kind: 'offsets' | 'commits', batchId: number): string {
   return `${kind}/${sortableId(batchId)}.json`;
+}
+
+/** The batch id in a batch key: `commits/00000000000000000042.json` is batch 42. */
+function batchOfKey(key: string): number {
+  return Number(key.slice(key.indexOf('/') + 1, -'.json'.length));
 }

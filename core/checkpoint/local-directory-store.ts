@@ -1,7 +1,9 @@
 /**
  * An ObjectStore on the local filesystem. Writes go to a temporary file first and become visible
  * atomically: `put` renames it into place; `putIfAbsent` hard-links it, which fails if the name is
- * taken, so two writers racing for one key cannot both win.
+ * taken, so two writers racing for one key cannot both win. A writer killed in between leaves its
+ * `.tmp-*` file behind; `removeAbandonedWrites` deletes those not modified for an hour, far longer
+ * than any one write takes (a live writer's file changes as it writes and is gone when it is done).
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -9,11 +11,19 @@ import path from 'node:path';
 import { CheckpointError } from '../errors.js';
 import type { CreateResult, ObjectStore } from './object-store.js';
 
+const TEMP_PREFIX = '.tmp-';
+/** A temporary file unchanged for this long belongs to no live writer. */
+const ABANDONED_AFTER_MS = 60 * 60_000;
+
 /** An object store rooted at a directory. */
 export class LocalDirectoryStore implements ObjectStore {
   readonly location: string;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    /** Time since the last change after which a temporary file is abandoned. @default 1 hour */
+    private readonly abandonedAfterMs = ABANDONED_AFTER_MS,
+  ) {
     this.location = path.resolve(root);
   }
 
@@ -52,6 +62,41 @@ export class LocalDirectoryStore implements ObjectStore {
 
   async list(prefix: string): Promise<string[]> {
     const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    const files = await this.filesUnder(dir);
+    return files
+      .filter((f) => !path.basename(f).startsWith(TEMP_PREFIX))
+      .map((f) => path.relative(this.location, f).split(path.sep).join('/'))
+      .filter((k) => k.startsWith(prefix))
+      .sort();
+  }
+
+  async removeAbandonedWrites(): Promise<number> {
+    const temps = (await this.filesUnder('')).filter((f) =>
+      path.basename(f).startsWith(TEMP_PREFIX),
+    );
+    const cutoff = Date.now() - this.abandonedAfterMs;
+    let removed = 0;
+    for (const temp of temps) {
+      const modifiedMs = await this.modifiedMs(temp);
+      if (modifiedMs === undefined || modifiedMs > cutoff) continue;
+      await fs.rm(temp, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /** When a file last changed; undefined when it is gone (its writer finished meanwhile). */
+  private async modifiedMs(file: string): Promise<number | undefined> {
+    try {
+      return (await fs.stat(file)).mtimeMs;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new CheckpointError(`Cannot read ${file}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  /** Every file under the directory `dir` (relative to the root), as absolute paths. */
+  private async filesUnder(dir: string): Promise<string[]> {
     let entries;
     try {
       entries = await fs.readdir(path.join(this.location, dir), {
@@ -64,13 +109,7 @@ export class LocalDirectoryStore implements ObjectStore {
         cause: e,
       });
     }
-    return entries
-      .filter((e) => e.isFile() && !e.name.startsWith('.tmp-'))
-      .map((e) =>
-        path.relative(this.location, path.join(e.parentPath, e.name)).split(path.sep).join('/'),
-      )
-      .filter((k) => k.startsWith(prefix))
-      .sort();
+    return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
   }
 
   async delete(key: string): Promise<void> {
@@ -84,7 +123,7 @@ export class LocalDirectoryStore implements ObjectStore {
   private async writeTemp(key: string, bytes: Uint8Array): Promise<string> {
     const target = this.file(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const temp = path.join(path.dirname(target), `.tmp-${randomUUID()}`);
+    const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${randomUUID()}`);
     await fs.writeFile(temp, bytes);
     return temp;
   }

@@ -21,4 +21,10 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   /** Deletes an object (a no-op when absent). */
   delete(key: string): Promise<void>;
+  /**
+   * Deletes what killed writers left behind (temporary files of writes that never completed) once
+   * no live writer can own it, returning how many it deleted. Stores whose writes leave nothing
+   * behind (S3, memory) have no such method.
+   */
+  removeAbandonedWrites?(): Promise<number>;
 }

@@ -3,6 +3,7 @@
  * manifests of the last `minBatchesToRetain` committed batches and the snapshots and deltas they
  * name — and deletes the rest: files of older versions and files of attempts that never committed.
  * Files of batches after the last commit are never touched, since an attempt may be writing them now.
+ * A collection may stop at any point (at its deadline): it deletes only files it has shown unreferenced.
  */
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
@@ -15,47 +16,63 @@ export const DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
 export interface GarbageCollection {
   readonly deleted: number;
   readonly kept: number;
+  /** False when the deadline came before every unreferenced file was deleted. */
+  readonly finished: boolean;
 }
 
-/** Deletes unreferenced state files of batches up to the last commit. */
+/** Deletes unreferenced state files of batches up to the last commit, stopping at `deadlineMs` (a clock time). */
 export async function collectStateGarbage(
   checkpoint: CheckpointStore,
   stateObjects: ObjectStore,
   repository: StateRepository,
   minBatchesToRetain = DEFAULT_MIN_BATCHES_TO_RETAIN,
+  deadlineMs = Infinity,
 ): Promise<GarbageCollection> {
+  const inTime = () => Date.now() < deadlineMs;
   const head = await checkpoint.latestCommit();
-  if (!head) return { deleted: 0, kept: 0 };
+  if (!head) return { deleted: 0, kept: 0, finished: true };
   const referenced = await referencedFiles(
     checkpoint,
     repository,
     head.batchId,
     minBatchesToRetain,
+    inTime,
   );
-  if (!referenced) return { deleted: 0, kept: 0 };
+  if (referenced === 'unreadable') return { deleted: 0, kept: 0, finished: true };
+  if (referenced === 'out of time') return { deleted: 0, kept: 0, finished: false };
   const keys = await stateObjects.list('state/');
   const garbage = keys.filter(
     (k) => !referenced.has(k) && (batchOf(k) ?? Infinity) <= head.batchId,
   );
-  for (const key of garbage) await stateObjects.delete(key);
-  return { deleted: garbage.length, kept: keys.length - garbage.length };
+  let deleted = 0;
+  for (const key of garbage) {
+    if (!inTime()) break;
+    await stateObjects.delete(key);
+    deleted++;
+  }
+  return { deleted, kept: keys.length - deleted, finished: deleted === garbage.length };
 }
 
-/** Every file the retained versions reference, or undefined when a retained commit cannot be read (then nothing is deleted). */
+/**
+ * Every file the retained versions reference; 'unreadable' when a retained commit is missing, 'out
+ * of time' when `inTime` turned false before all were read (either way, nothing may be deleted).
+ */
 async function referencedFiles(
   checkpoint: CheckpointStore,
   repository: StateRepository,
   headBatchId: number,
   minBatchesToRetain: number,
-): Promise<Set<string> | undefined> {
+  inTime: () => boolean,
+): Promise<Set<string> | 'unreadable' | 'out of time'> {
   const referenced = new Set<string>();
   const first = Math.max(0, headBatchId - minBatchesToRetain + 1);
   for (let batchId = first; batchId <= headBatchId; batchId++) {
+    if (!inTime()) return 'out of time';
     const commit = await checkpoint.getCommit(batchId);
-    if (!commit) return undefined;
+    if (!commit) return 'unreadable';
     if (!commit.stateManifest) continue;
     referenced.add(commit.stateManifest);
-    const manifest = await repository.readManifest(commit.stateManifest);
+    const manifest = await repository.readManifest(commit.stateManifest, batchId);
     for (const partitions of Object.values(manifest.operators)) {
       for (const files of partitions) {
         if (files.snapshot) referenced.add(files.snapshot);

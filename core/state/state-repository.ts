@@ -10,12 +10,18 @@
  * loading reads at most that many files per partition. The commit record names the manifest; files
  * of attempts that never committed are unreferenced garbage and are never read.
  *
- * Each file is JSON lines: a header line with the format version and the SHA-256 of the body, then
- * one `[key, value]` (put) or `[key]` (delete) per line. A file whose checksum does not match, or a
- * missing file, is a CheckpointError naming its key: state is never silently reset.
+ * Each file is checksummed text (checksummed-text.ts): a header line with the format version and
+ * the SHA-256 of the body, then one `[key, value]` (put) or `[key]` (delete) per line. A manifest is
+ * checksummed JSON, and must hold the batch of the commit that names it. A file whose checksum does
+ * not match, a manifest of another batch, or a missing file is a CheckpointError naming its key:
+ * state is never silently reset or rolled back.
  */
 import { sortableId } from '../checkpoint/sortable-id.js';
-import { createHash } from 'node:crypto';
+import { isTextProblem, openText, sealText } from '../checkpoint/checksummed-text.js';
+import {
+  decodeChecksummedRecord,
+  encodeChecksummedRecord,
+} from '../checkpoint/checksummed-record.js';
 import { CheckpointError } from '../errors.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { DELETED, KeyedStateStore, type PartitionChanges } from './keyed-state-store.js';
@@ -53,13 +59,17 @@ export class StateRepository {
     private readonly snapshotInterval: number,
   ) {}
 
-  /** Loads the version named by `manifestKey` (an empty state when null) for operators `0..operatorCount-1`. */
+  /**
+   * Loads the version named by `manifestKey` (an empty state when null) for operators
+   * `0..operatorCount-1`; `batchId` is the batch of the commit that names the manifest.
+   */
   async load(
     manifestKey: string | null,
     operatorCount: number,
+    batchId?: number,
   ): Promise<{ manifest: StateManifest; stores: KeyedStateStore[] }> {
     const manifest = manifestKey
-      ? await this.readManifest(manifestKey)
+      ? await this.readManifest(manifestKey, batchId)
       : this.emptyManifest(operatorCount);
     const stores = await Promise.all(
       Array.from({ length: operatorCount }, (_, op) => this.loadOperator(manifest, op)),
@@ -106,7 +116,7 @@ export class StateRepository {
       operators,
     };
     const manifestKey = `state/manifests/${sortableId(batchId)}-${attemptId}.json`;
-    const bytes = Buffer.from(JSON.stringify(manifest));
+    const bytes = Buffer.from(encodeChecksummedRecord(manifest, { kind: 'manifest' }));
     await this.store.put(manifestKey, bytes);
     return {
       manifestKey,
@@ -162,17 +172,18 @@ export class StateRepository {
     return store;
   }
 
-  /** Reads and validates a manifest. */
-  async readManifest(key: string): Promise<StateManifest> {
-    const bytes = await this.required(key);
-    let manifest: StateManifest | null;
-    try {
-      manifest = JSON.parse(Buffer.from(bytes).toString('utf8'));
-    } catch (e) {
-      throw corrupt(this.store, key, 'not valid JSON', e);
+  /** Reads and validates a manifest; `batchId` is the batch of the commit that names it. */
+  async readManifest(key: string, batchId?: number): Promise<StateManifest> {
+    const decoded = decodeChecksummedRecord(Buffer.from(await this.required(key)).toString('utf8'));
+    if ('problem' in decoded) throw corrupt(this.store, key, decoded.problem, decoded.cause);
+    const manifest = decoded.record as StateManifest;
+    if (manifest.formatVersion !== FORMAT_VERSION)
+      throw corrupt(this.store, key, `unknown format version ${manifest.formatVersion}`);
+    if (batchId !== undefined && manifest.batchId !== batchId) {
+      throw new CheckpointError(
+        `State manifest ${this.store.location}/${key} holds version ${String(manifest.batchId)} but commit ${batchId} names it: the manifest or the commit was edited. Restore it from a backup or start the query on a new checkpoint.`,
+      );
     }
-    if (manifest?.formatVersion !== FORMAT_VERSION)
-      throw corrupt(this.store, key, `unknown format version ${manifest?.formatVersion}`);
     if (manifest.numPartitions !== this.numPartitions) {
       throw new CheckpointError(
         `State manifest ${this.store.location}/${key} has ${manifest.numPartitions} partitions but the query uses ${this.numPartitions}; the partition count is fixed when a checkpoint is created.`,
@@ -182,19 +193,11 @@ export class StateRepository {
   }
 
   private async readFile(key: string): Promise<[string, unknown][]> {
-    const text = Buffer.from(await this.required(key)).toString('utf8');
-    const newline = text.indexOf('\n');
-    const headerText = newline < 0 ? text : text.slice(0, newline);
-    const body = newline < 0 ? '' : text.slice(newline + 1);
-    let header: { formatVersion?: number; sha256?: string } | null;
-    try {
-      header = JSON.parse(headerText);
-    } catch (e) {
-      throw corrupt(this.store, key, 'unreadable header', e);
-    }
-    if (header?.formatVersion !== FORMAT_VERSION)
-      throw corrupt(this.store, key, `unknown format version ${header?.formatVersion}`);
-    if (header.sha256 !== sha256(body)) throw corrupt(this.store, key, 'checksum mismatch');
+    const opened = openText(Buffer.from(await this.required(key)).toString('utf8'));
+    if (isTextProblem(opened)) throw corrupt(this.store, key, opened.problem, opened.cause);
+    const { header, body } = opened;
+    if (header.formatVersion !== FORMAT_VERSION)
+      throw corrupt(this.store, key, `unknown format version ${String(header.formatVersion)}`);
     if (body === '') return [];
     return body.split('\n').map((line) => {
       const entry = JSON.parse(line) as [string, unknown?];
@@ -229,13 +232,7 @@ export class StateRepository {
 }
 
 function encodeFile(kind: string, lines: string[]): Uint8Array {
-  const body = lines.join('\n');
-  const header = JSON.stringify({ formatVersion: FORMAT_VERSION, kind, sha256: sha256(body) });
-  return Buffer.from(`${header}\n${body}`);
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return Buffer.from(sealText({ formatVersion: FORMAT_VERSION, kind }, lines.join('\n')));
 }
 
 function corrupt(

@@ -5,10 +5,14 @@
  * with one, a batch starts every interval until the invocation's period (`runForMs`, the schedule's
  * interval) is over, so a one-minute schedule can drive a ten-second trigger. The invocation starts no
  * batch it cannot expect to finish before its deadline (the longest batch so far, or a first-batch
- * estimate, plus a safety margin), and a batch that still overruns is abandoned before its commit. Lease and commit outcomes end the invocation
+ * estimate, plus a safety margin), and a batch that still overruns is abandoned before its commit.
+ * When a batch it committed makes checkpoint maintenance due (every tenth batch) and the budget left
+ * affords it, it maintains the checkpoint (state garbage collection and log pruning) until the
+ * deadline; otherwise a later invocation does. Lease and commit outcomes end the invocation
  * quietly, with the reason in the result and the log: they are expected in a system where
  * invocations may be duplicated, retried or overlap.
  */
+import { type CheckpointMaintenance, maintenanceDue } from './checkpoint-maintenance.js';
 import type { BatchOutcome, MicroBatchExecution } from './micro-batch-execution.js';
 import type { StreamingQueryProgress } from './progress.js';
 
@@ -27,6 +31,8 @@ export interface InvocationBudget {
    * next scheduled invocation. @default 0: stop at the first batch with no new data
    */
   readonly runForMs?: number;
+  /** The time checkpoint maintenance needs; it does not start with less left. @default 5000 */
+  readonly maintenanceEstimateMs?: number;
   /** Receives one structured entry per batch outcome. */
   readonly log?: (entry: Record<string, unknown>) => void;
   /** Receives the progress of every committed batch. */
@@ -41,10 +47,47 @@ export type InvocationStop =
 export interface InvocationResult {
   readonly batches: readonly StreamingQueryProgress[];
   readonly stoppedBecause: InvocationStop;
+  /** What checkpoint maintenance did, when the invocation ran it. */
+  readonly maintenance?: CheckpointMaintenance;
 }
 
 /** Runs batches until there is nothing to do, the budget runs out, or another invocation owns the query. */
 export async function runInvocation(
+  execution: MicroBatchExecution,
+  budget: InvocationBudget,
+): Promise<InvocationResult> {
+  try {
+    const result = await runBatches(execution, budget);
+    const maintenance = await maintainIfDue(execution, budget, result.batches);
+    return maintenance ? { ...result, maintenance } : result;
+  } finally {
+    // The sink's connections are not left open while a container is frozen, when they may die
+    // unnoticed; the execution stays usable, and a warm container's next invocation reconnects.
+    await execution.stop();
+  }
+}
+
+/** Maintains the checkpoint when a committed batch made it due and the budget affords it. */
+async function maintainIfDue(
+  execution: MicroBatchExecution,
+  budget: InvocationBudget,
+  batches: readonly StreamingQueryProgress[],
+): Promise<CheckpointMaintenance | undefined> {
+  if (!batches.some((b) => maintenanceDue(b.batchId))) return undefined;
+  const log = budget.log ?? (() => {});
+  const margin = budget.safetyMarginMs ?? 2_000;
+  const available = budget.remainingMs() - margin;
+  if (available < (budget.maintenanceEstimateMs ?? 5_000)) {
+    log({ message: 'not enough time left for checkpoint maintenance; a later invocation runs it' });
+    return undefined;
+  }
+  const maintenance = await execution.maintain(Date.now() + available);
+  log({ message: 'checkpoint maintained', ...maintenance });
+  return maintenance;
+}
+
+/** Runs batches until there is nothing to do, the budget runs out, or another invocation owns the query. */
+async function runBatches(
   execution: MicroBatchExecution,
   budget: InvocationBudget,
 ): Promise<InvocationResult> {
@@ -55,35 +98,29 @@ export async function runInvocation(
   const periodEndsAt = Date.now() + (budget.runForMs ?? 0);
   let longestMs = budget.firstBatchEstimateMs ?? 1_000;
   let nextTriggerAt = Date.now();
-  try {
-    while (true) {
-      const waitMs = Math.max(0, nextTriggerAt - Date.now());
-      if (budget.remainingMs() - waitMs < longestMs + margin) return stop('time-budget');
-      if (waitMs > 0) await sleep(waitMs);
-      const triggeredAt = Date.now();
-      const deadlineMs = triggeredAt + budget.remainingMs() - margin;
-      const outcome = await execution.runNextBatch(deadlineMs);
-      if (outcome.kind === 'committed') {
-        batches.push(outcome.progress);
-        longestMs = Math.max(longestMs, outcome.progress.durationMs.triggerExecution);
-        log({
-          message: 'batch committed',
-          batchId: outcome.progress.batchId,
-          progress: outcome.progress,
-        });
-        budget.onProgress?.(outcome.progress);
-      } else if (outcome.kind !== 'idle') {
-        return stop(outcome.kind, outcome);
-      }
-      nextTriggerAt = triggeredAt + intervalMs;
-      const periodOver = nextTriggerAt >= periodEndsAt;
-      if (outcome.kind === 'idle' && periodOver) return stop('idle');
-      if (intervalMs > 0 && periodOver) return stop('period-over');
+  while (true) {
+    const waitMs = Math.max(0, nextTriggerAt - Date.now());
+    if (budget.remainingMs() - waitMs < longestMs + margin) return stop('time-budget');
+    if (waitMs > 0) await sleep(waitMs);
+    const triggeredAt = Date.now();
+    const deadlineMs = triggeredAt + budget.remainingMs() - margin;
+    const outcome = await execution.runNextBatch(deadlineMs);
+    if (outcome.kind === 'committed') {
+      batches.push(outcome.progress);
+      longestMs = Math.max(longestMs, outcome.progress.durationMs.triggerExecution);
+      log({
+        message: 'batch committed',
+        batchId: outcome.progress.batchId,
+        progress: outcome.progress,
+      });
+      budget.onProgress?.(outcome.progress);
+    } else if (outcome.kind !== 'idle') {
+      return stop(outcome.kind, outcome);
     }
-  } finally {
-    // The sink's connections are not left open while a container is frozen, when they may die
-    // unnoticed; the execution stays usable, and a warm container's next invocation reconnects.
-    await execution.stop();
+    nextTriggerAt = triggeredAt + intervalMs;
+    const periodOver = nextTriggerAt >= periodEndsAt;
+    if (outcome.kind === 'idle' && periodOver) return stop('idle');
+    if (intervalMs > 0 && periodOver) return stop('period-over');
   }
 
   function stop(reason: InvocationStop, outcome?: BatchOutcome): InvocationResult {

@@ -44,10 +44,10 @@ import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { KeyedStateStore } from '../state/keyed-state-store.js';
-import { collectStateGarbage, type GarbageCollection } from '../state/state-garbage-collector.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
-import { planFingerprint } from './plan-fingerprint.js';
+import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
+import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
 /** How long an invocation holds the lease unless told otherwise. */
@@ -139,7 +139,7 @@ export class MicroBatchExecution {
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
     const clockHolder: BatchClock = { batchTimestampMicros: 0 };
     const physical = planPhysical(options.plan, true, clockHolder);
-    const fingerprint = planFingerprint(physical, options.numStatePartitions);
+    const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
       await options.checkpoint.createMetadata({
@@ -150,13 +150,13 @@ export class MicroBatchExecution {
       });
       metadata = (await options.checkpoint.getMetadata())!;
     }
-    if (metadata.planFingerprint !== fingerprint) {
-      throw new CheckpointError(
-        `The query's stateful operators changed since checkpoint ${options.checkpoint.location} was created: ` +
-          `it holds state for [${metadata.planFingerprint}], the query now has [${fingerprint}]. ` +
-          'Start the changed query on a new checkpointLocation.',
-      );
-    }
+    checkPlanFingerprint(
+      metadata.planFingerprint,
+      options.plan,
+      physical,
+      options.numStatePartitions,
+      options.checkpoint.location,
+    );
     await options.sink.open?.({
       queryId: metadata.queryId,
       outputMode: options.outputMode,
@@ -320,7 +320,7 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const loaded = await this.repository.load(manifestKey, operatorCount);
+    const loaded = await this.repository.load(manifestKey, operatorCount, head?.batchId);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
 
@@ -479,13 +479,16 @@ export class MicroBatchExecution {
     return known.length === 0 ? undefined : known.reduce((a, b) => a + b, 0);
   }
 
-  /** Maintenance: deletes state files that no retained version references (see state-garbage-collector.ts). */
-  maintain(): Promise<GarbageCollection> {
-    return collectStateGarbage(
-      this.options.checkpoint,
-      this.options.stateObjects,
+  /**
+   * Maintenance until `deadlineMs` (a clock time): deletes state files, log entries and abandoned
+   * writes that no retained version needs (see checkpoint-maintenance.ts).
+   */
+  maintain(deadlineMs = Infinity): Promise<CheckpointMaintenance> {
+    return maintainCheckpoint(
+      this.options,
       this.repository,
       this.options.minBatchesToRetain,
+      deadlineMs,
     );
   }
 

@@ -4,13 +4,12 @@
  * `processAllAvailable`, `lastProgress`, `recentProgress`.
  */
 import { CheckpointError } from '../errors.js';
+import { maintenanceDue } from './checkpoint-maintenance.js';
 import type { MicroBatchExecution } from './micro-batch-execution.js';
 import { type StreamingQueryProgress } from './progress.js';
 import type { ResolvedTrigger } from './trigger.js';
 
 const RECENT_PROGRESS_LIMIT = 100;
-/** Garbage-collect state after every this many committed batches. */
-const MAINTENANCE_INTERVAL = 10;
 /** How long an idle continuous query (processingTime 0) waits before polling its sources again. */
 const IDLE_POLL_MS = 10;
 
@@ -150,8 +149,7 @@ export class StreamingQuery {
     const outcome = await this.execution.runNextBatch();
     switch (outcome.kind) {
       case 'committed':
-        if ((outcome.progress.batchId + 1) % MAINTENANCE_INTERVAL === 0)
-          await this.execution.maintain();
+        if (maintenanceDue(outcome.progress.batchId)) await this.execution.maintain();
         return outcome.progress;
       case 'idle':
         return undefined;

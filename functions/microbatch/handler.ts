@@ -11,7 +11,8 @@
  *   schedule's period is over, so a one-minute schedule drives a ten-second trigger.
  * Another invocation holding the query, or committing first, is a normal outcome: logged and
  * returned. Any other error fails the invocation (Lambda then retries it or sends it to the
- * dead-letter queue); the checkpoint makes the next attempt re-run the batch exactly.
+ * dead-letter queue); the checkpoint makes the next attempt re-run the batch exactly. A damaged
+ * checkpoint (an edited record, a lost head item) is such an error, so the alarm sees it.
  */
 import type { Context } from 'aws-lambda';
 import type { InvocationStop } from '../../core/index.js';

@@ -80,7 +80,7 @@ describe('the AWS checkpoint backend from configuration', () => {
     const before = await stateObjects.list('state/');
     const collected = await execution.maintain();
     const after = await stateObjects.list('state/');
-    expect(collected.deleted).toBe(before.length - after.length);
+    expect(collected.stateFiles.deleted).toBe(before.length - after.length);
     expect(after.filter((k) => k.startsWith('state/manifests/'))).toHaveLength(1);
     await execution.releaseLease();
     const fresh = await MicroBatchExecution.start({

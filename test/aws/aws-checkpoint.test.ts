@@ -238,6 +238,30 @@ describe('the commit protocol on DynamoDB and S3', () => {
     expect(await checkpoint.latestCommit()).toBeUndefined();
   });
 
+  it('refuses a state manifest on S3 whose file list had a digit edited, naming the manifest', async () => {
+    const queryId = uniqueName('manifest');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    await runInvocation(await invocation(queryId, df, sink), budget());
+    const { stateObjects } = await awsBackend(queryId);
+    // the last manifest is the head's, the one the next batch loads
+    const manifest = (await stateObjects.list('state/manifests/')).at(-1)!;
+    const text = Buffer.from((await stateObjects.get(manifest))!).toString('utf8');
+    const edited = text.replace(
+      /state\/0\/(\d)\//,
+      (_, p: string) => `state/0/${(Number(p) + 1) % 4}/`,
+    );
+    expect(edited).not.toBe(text);
+    await stateObjects.put(manifest, Buffer.from(edited));
+    input.addData(eventChunks(2)[1]);
+    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(
+      `${manifest} is corrupt (checksum mismatch)`,
+    );
+  });
+
   it('names the key of a corrupted or missing state object instead of starting from empty state', async () => {
     const queryId = uniqueName('damaged');
     const session = new SluiceSession();

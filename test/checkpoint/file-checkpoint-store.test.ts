@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -130,6 +130,23 @@ describe('FileCheckpointStore', () => {
     });
   });
 
+  describe('log pruning', () => {
+    it('forgets the intents and commits of batches before a batch, and keeps the rest', async () => {
+      const store = checkpoint();
+      for (let batchId = 0; batchId < 5; batchId++) {
+        await store.putIntent(intent(batchId, batchId + 1));
+        await store.commit(commit(batchId), lease);
+      }
+      expect(await store.forgetBatchesBefore(3)).toBe(6);
+      for (const batchId of [0, 1, 2]) {
+        expect(await store.getIntent(batchId)).toBeUndefined();
+        expect(await store.getCommit(batchId)).toBeUndefined();
+      }
+      expect(await store.getIntent(3)).toEqual(intent(3, 4));
+      expect(await store.latestCommit()).toEqual(commit(4));
+    });
+  });
+
   describe('validation on read', () => {
     it('fails with a CheckpointError naming the file when a record is not valid JSON', async () => {
       const root = tempDir();
@@ -168,6 +185,66 @@ describe('FileCheckpointStore', () => {
       expect((error as CheckpointError).message).toMatch(
         /format version 2; this Sluice reads version 1/,
       );
+    });
+
+    it('refuses a commit whose watermark had a digit edited: the checksum no longer matches', async () => {
+      const root = tempDir();
+      const store = checkpoint(root);
+      await store.commit(commit(3), lease);
+      const [key] = await new LocalDirectoryStore(root).list('commits/');
+      const file = path.join(root, key);
+      const text = readFileSync(file, 'utf8');
+      const watermark = String(commit(3).nextWatermarkMicros);
+      const edited = `${watermark.slice(0, -1)}${(Number(watermark.at(-1)) + 1) % 10}`;
+      writeFileSync(file, text.replace(watermark, edited));
+      for (const read of [() => store.latestCommit(), () => store.getCommit(3)]) {
+        const error = await read().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(CheckpointError);
+        expect((error as CheckpointError).message).toContain(
+          `${file} is corrupt (checksum mismatch)`,
+        );
+      }
+    });
+
+    it('refuses an intent whose end offset had a digit edited', async () => {
+      const root = tempDir();
+      const store = checkpoint(root);
+      await store.putIntent(intent(2, 41));
+      const [key] = await new LocalDirectoryStore(root).list('offsets/');
+      const file = path.join(root, key);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"end":[41', '"end":[42'));
+      await expect(store.getIntent(2)).rejects.toThrow(`${file} is corrupt (checksum mismatch)`);
+    });
+
+    it('refuses a commit or an intent stored under the key of another batch', async () => {
+      const root = tempDir();
+      const store = checkpoint(root);
+      await store.commit(commit(3), lease);
+      await store.putIntent(intent(3, 7));
+      const files = new LocalDirectoryStore(root);
+      const [commitKey] = await files.list('commits/');
+      const [intentKey] = await files.list('offsets/');
+      copyFileSync(
+        path.join(root, commitKey),
+        path.join(root, commitKey.replace('03.json', '04.json')),
+      );
+      copyFileSync(
+        path.join(root, intentKey),
+        path.join(root, intentKey.replace('03.json', '04.json')),
+      );
+      await expect(store.latestCommit()).rejects.toThrow(
+        /commits\/00000000000000000004\.json holds batch 3, but is stored as the record of batch 4/,
+      );
+      await expect(store.getCommit(4)).rejects.toThrow(CheckpointError);
+      await expect(store.getIntent(4)).rejects.toThrow(
+        /offsets\/00000000000000000004\.json holds batch 3, but is stored as the record of batch 4/,
+      );
+    });
+
+    it('still reads a record written before records were checksummed', async () => {
+      const root = tempDir();
+      writeFileSync(path.join(root, 'metadata.json'), JSON.stringify(metadata));
+      expect(await checkpoint(root).getMetadata()).toEqual(metadata);
     });
 
     it('refuses a record without a format version', async () => {

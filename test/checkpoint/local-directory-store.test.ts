@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
@@ -117,5 +117,21 @@ describe('LocalDirectoryStore', () => {
     const root = tempDir();
     const relative = path.relative(process.cwd(), root);
     expect(new LocalDirectoryStore(relative).location).toBe(root);
+  });
+
+  it('removes the temporary files of killed writes once unchanged for the abandonment age, and keeps newer ones', async () => {
+    const root = tempDir();
+    const store = new LocalDirectoryStore(root, 60_000);
+    await store.put('state/0/k.delta', bytes('kept'));
+    const abandoned = path.join(root, 'state', '0', '.tmp-killed-writer');
+    const live = path.join(root, 'state', '.tmp-live-writer');
+    writeFileSync(abandoned, 'half a write');
+    writeFileSync(live, 'being written');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(abandoned, twoMinutesAgo, twoMinutesAgo);
+    expect(await store.removeAbandonedWrites()).toBe(1);
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(text(await store.get('state/0/k.delta'))).toBe('kept');
   });
 });

@@ -269,6 +269,7 @@ describe('MicroBatchQuery permissions (least privilege)', () => {
     expect(actions(table).sort()).toEqual([
       'dynamodb:GetItem',
       'dynamodb:PutItem',
+      'dynamodb:Query',
       'dynamodb:UpdateItem',
     ]);
     expect(table.Resource).toEqual({

@@ -93,4 +93,19 @@ describe('state garbage collection', () => {
     expect(result.deleted).toBe(0);
     expect(stateFiles(checkpoint)).toEqual(before);
   });
+
+  it('deletes nothing when its deadline passes before the retained versions are read', async () => {
+    const checkpoint = tempDir();
+    await runBatches(checkpoint, 6);
+    const store = new LocalDirectoryStore(checkpoint);
+    const before = stateFiles(checkpoint);
+    const repository = new StateRepository(store, 2, 3);
+    const checkpointStore = new FileCheckpointStore(store);
+    const late = await collectStateGarbage(checkpointStore, store, repository, 2, Date.now() - 1);
+    expect(late).toEqual({ deleted: 0, kept: 0, finished: false });
+    expect(stateFiles(checkpoint)).toEqual(before);
+    const inTime = await collectStateGarbage(checkpointStore, store, repository, 2);
+    expect(inTime.finished).toBe(true);
+    expect(inTime.deleted).toBeGreaterThan(0);
+  });
 });

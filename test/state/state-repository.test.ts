@@ -289,7 +289,7 @@ describe('StateRepository', () => {
       stores[0].put('k', 12345);
       const v0 = await fixture.repository.persist(0, 'a', manifest, stores);
       const stateFile = partitionFiles(v0.manifest, stores[0].partitionOf('k')).deltas[0];
-      return { ...fixture, v0, stateFile };
+      return { ...fixture, v0, stateFile, stores };
     }
 
     it("fails with a CheckpointError naming the file when a state file's body was altered (checksum mismatch)", async () => {
@@ -334,6 +334,36 @@ describe('StateRepository', () => {
       await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(
         `${v0.manifestKey} is corrupt`,
       );
+    });
+
+    it('refuses a manifest whose file list had a digit edited: the checksum no longer matches', async () => {
+      const { root, repository, v0, stateFile } = await persistedVersion();
+      const file = path.join(root, v0.manifestKey);
+      const text = readFileSync(file, 'utf8');
+      const edited = stateFile.replace(/\/(\d)\//, (_, p: string) => `/${(Number(p) + 1) % 4}/`);
+      expect(text).toContain(stateFile);
+      writeFileSync(file, text.replace(stateFile, edited));
+      const error = await repository.load(v0.manifestKey, 1, 0).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as Error).message).toContain(
+        `${v0.manifestKey} is corrupt (checksum mismatch)`,
+      );
+    });
+
+    it('refuses a manifest of another version than the commit that names it', async () => {
+      const { repository, v0 } = await persistedVersion();
+      const error = await repository.load(v0.manifestKey, 1, 1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as Error).message).toContain(
+        `${v0.manifestKey} holds version 0 but commit 1 names it`,
+      );
+    });
+
+    it('still reads a manifest written before manifests were checksummed', async () => {
+      const { root, repository, v0, stores } = await persistedVersion();
+      writeFileSync(path.join(root, v0.manifestKey), JSON.stringify(v0.manifest));
+      const loaded = await repository.load(v0.manifestKey, 1, 0);
+      expect(contents(loaded.stores[0])).toEqual(contents(stores[0]));
     });
 
     it('refuses a manifest written with another partition count', async () => {

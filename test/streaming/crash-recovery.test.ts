@@ -166,7 +166,7 @@ describe('a query killed at any step of a batch and restarted', () => {
     await expect(
       changed.writeStream.outputMode('append').option('checkpointLocation', checkpoint).start(),
     ).rejects.toThrow(
-      /stateful operators changed .* it holds state for \[#0 aggregate\(keys: window:.*, category:string.*\], the query now has \[#0 aggregate\(keys: window:/,
+      /stateful operators changed .* it holds state for \[v2 \| #0 aggregate\(keys: window\(ts, .*, category: string.*\], the query now has \[v2 \| #0 aggregate\(keys: window\(ts, [^;]*; values/,
     );
   });
 });

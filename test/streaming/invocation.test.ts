@@ -129,4 +129,63 @@ describe('one invocation', () => {
     expect(result.batches.map((b) => b.batchId)).toEqual([0]);
     expect(result.stoppedBecause).toBe('period-over');
   });
+
+  describe('checkpoint maintenance', () => {
+    /** An invocation over a local checkpoint that retains 3 versions, after 12 one-key batches. */
+    async function maintained(maintenanceEstimateMs: number) {
+      const session = new SluiceSession();
+      const input = session.memoryStream('k STRING');
+      const df = session.readStream.memory(input).groupBy('k').count();
+      const root = tempDir();
+      const store = new LocalDirectoryStore(root);
+      const checkpoint = new FileCheckpointStore(store);
+      const start = () =>
+        MicroBatchExecution.start({
+          plan: df.plan,
+          outputMode: 'complete',
+          sink: new MemorySink(df.schema),
+          checkpoint,
+          stateObjects: store,
+          numStatePartitions: 2,
+          snapshotInterval: 2,
+          minBatchesToRetain: 3,
+        });
+      const invoke = async () =>
+        runInvocation(await start(), {
+          remainingMs: budget(60_000),
+          safetyMarginMs: 100,
+          firstBatchEstimateMs: 100,
+          maintenanceEstimateMs,
+        });
+      // one batch per invocation, as a schedule drives it; batch 9 makes maintenance due
+      const results = [];
+      for (let batchId = 0; batchId < 12; batchId++) {
+        input.addData([{ k: `k${batchId % 4}` }]);
+        results.push(await invoke());
+      }
+      return { results, store, checkpoint };
+    }
+
+    it('runs when a batch it committed makes maintenance due: state, offsets and commits beyond minBatchesToRetain are deleted', async () => {
+      const { results, store, checkpoint } = await maintained(100);
+      const ran = results.filter((r) => r.maintenance !== undefined);
+      expect(ran.map((r) => r.batches[0].batchId)).toEqual([9]);
+      expect(ran[0].maintenance).toMatchObject({ finished: true, logEntriesDeleted: 14 });
+      expect(ran[0].maintenance!.stateFiles.deleted).toBeGreaterThan(0);
+      // batches 0..6 are gone from the log; 7..9 (retained at batch 9) and the later ones remain
+      expect((await store.list('commits/')).map((k) => Number(k.slice(8, -5)))).toEqual([
+        7, 8, 9, 10, 11,
+      ]);
+      expect(await store.list('offsets/')).toHaveLength(5);
+      expect(await store.list('state/manifests/')).toHaveLength(5);
+      expect((await checkpoint.latestCommit())?.batchId).toBe(11);
+    });
+
+    it('does not start when the budget left cannot afford it', async () => {
+      const { results, store } = await maintained(120_000);
+      expect(results.every((r) => r.maintenance === undefined)).toBe(true);
+      expect(await store.list('commits/')).toHaveLength(12);
+      expect(await store.list('state/manifests/')).toHaveLength(12);
+    });
+  });
 });

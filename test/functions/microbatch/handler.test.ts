@@ -3,8 +3,11 @@
  * invocation that fails for real, which must reject (so Lambda retries it or sends it to the
  * dead-letter queue) after logging the error and publishing its metrics.
  */
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  CheckpointError,
   col,
   InvalidOptionError,
   SourceError,
@@ -116,5 +119,84 @@ describe('a micro-batch invocation that fails', () => {
       error: { name: 'SourceError', message: expect.stringContaining('127.0.0.1:1') },
     });
     expect(lines.find((l) => '_aws' in l)).toMatchObject({ QueryId: queryId, BatchesCommitted: 0 });
+  });
+});
+
+/** The failed invocations below log their error; the test reads the error itself. */
+function quietLogs(): void {
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+}
+
+describe('an invocation whose checkpoint head is damaged', () => {
+  /** A handler over two S3 objects of clicks that has committed its first batches, and its head item. */
+  async function committedHandler() {
+    const [table, state, input, out] = await Promise.all([
+      createCheckpointTable(uniqueName('checkpoint')),
+      createBucket(uniqueName('state')),
+      createBucket(uniqueName('in')),
+      createBucket(uniqueName('out')),
+    ]);
+    for (const minute of [0, 1]) {
+      const ts = `2026-11-29T10:0${minute}:00Z`;
+      await s3Client().send(
+        new PutObjectCommand({
+          Bucket: input,
+          Key: `clicks/part-${minute}.json`,
+          Body: `${JSON.stringify({ ts, category: 'books', user: 'u1', page: '/' })}\n`,
+        }),
+      );
+    }
+    const queryId = uniqueName('head');
+    const handler = microBatchHandler(clickstreamQuery, {
+      env: environment({
+        [ENV.queryId]: queryId,
+        [ENV.checkpointTable]: table,
+        [ENV.stateBucket]: state,
+        [ENV.source]: JSON.stringify({
+          kind: 's3-files',
+          bucket: input,
+          prefix: 'clicks',
+          format: 'text',
+          maxFilesPerTrigger: 1,
+        }),
+        [ENV.sink]: JSON.stringify({ kind: 'files', bucket: out, path: 'counts', format: 'json' }),
+      }),
+      clients: { s3: s3Client(), dynamodb: dynamoClient() },
+    });
+    const first = await handler({}, lambdaContext(30_000));
+    expect(first.batchesCommitted).toBeGreaterThan(0);
+    const head = { TableName: table, Key: { pk: `query#${queryId}`, sk: 'head' } };
+    return { handler, head, documents: DynamoDBDocumentClient.from(dynamoClient()) };
+  }
+
+  it('rejects, naming the head item and how to recover, when the head item was deleted', async () => {
+    const { handler, head, documents } = await committedHandler();
+    await documents.send(new DeleteCommand(head));
+    quietLogs();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await handler({}, lambdaContext(30_000)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as Error).message).toMatch(
+        /^dynamodb:\/\/\S+ item head is missing or has no commit, but commit#\d{20} exists: the head item was deleted.*Recover by writing the head back/,
+      );
+    }
+  });
+
+  it("rejects, naming the head item and how to recover, when the head's batchId disagrees with its record", async () => {
+    const { handler, head, documents } = await committedHandler();
+    await documents.send(
+      new UpdateCommand({
+        ...head,
+        UpdateExpression: 'SET batchId = batchId + :more',
+        ExpressionAttributeValues: { ':more': 5 },
+      }),
+    );
+    quietLogs();
+    const error = await handler({}, lambdaContext(30_000)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as Error).message).toMatch(
+      /^dynamodb:\/\/\S+ item head has batchId \d+ but its record is the commit of batch \d+.*Set the head's batchId/,
+    );
   });
 });

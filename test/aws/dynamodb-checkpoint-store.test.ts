@@ -1,0 +1,186 @@
+/**
+ * The DynamoDB checkpoint's integrity on DynamoDB Local: records that were edited or moved, a head
+ * item that was deleted or disagrees with its record, and the TTL of the offset log.
+ */
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { DynamoDbCheckpointStore } from '../../core/aws/dynamodb-checkpoint-store.js';
+import {
+  CHECKPOINT_FORMAT_VERSION,
+  type CommitRecord,
+  type Lease,
+  type OffsetIntent,
+} from '../../core/checkpoint/checkpoint-store.js';
+import { CheckpointError } from '../../core/errors.js';
+import { createCheckpointTable, dynamoClient } from '../support/aws-clients.js';
+import { uniqueName } from '../support/unique-name.js';
+
+let table: Promise<string> | undefined;
+
+/** A new query's checkpoint in the file's table, with a document client to edit its items. */
+async function fresh() {
+  table ??= createCheckpointTable(uniqueName('checkpoints'));
+  const tableName = await table;
+  const queryId = uniqueName('query');
+  const store = new DynamoDbCheckpointStore({ client: dynamoClient(), tableName, queryId });
+  const items = DynamoDBDocumentClient.from(dynamoClient());
+  const key = (sk: string) => ({ TableName: tableName, Key: { pk: `query#${queryId}`, sk } });
+  return {
+    store,
+    get: async (sk: string) => (await items.send(new GetCommand(key(sk)))).Item,
+    set: (sk: string, attribute: string, value: unknown) =>
+      items.send(
+        new UpdateCommand({
+          ...key(sk),
+          UpdateExpression: 'SET #a = :v',
+          ExpressionAttributeNames: { '#a': attribute },
+          ExpressionAttributeValues: { ':v': value },
+        }),
+      ),
+    remove: (sk: string) => items.send(new DeleteCommand(key(sk))),
+  };
+}
+
+function intent(batchId: number): OffsetIntent {
+  return {
+    formatVersion: CHECKPOINT_FORMAT_VERSION,
+    batchId,
+    start: [batchId === 0 ? null : 10 * batchId - 1],
+    end: [10 * batchId + 9],
+    batchTimestampMs: 1_000 + batchId,
+    watermarkMicros: null,
+  };
+}
+
+function commit(batchId: number): CommitRecord {
+  return {
+    formatVersion: CHECKPOINT_FORMAT_VERSION,
+    batchId,
+    stateManifest: `state/manifests/${batchId}-a.json`,
+    eventTimeMax: { 0: 1_767_261_600_000_000 + batchId },
+    nextWatermarkMicros: 1_767_261_000_000_000 + batchId,
+  };
+}
+
+/** Plans and commits batches `0..count-1` as the protocol does. */
+async function commitBatches(store: DynamoDbCheckpointStore, count: number): Promise<Lease> {
+  let lease: Lease | undefined;
+  for (let batchId = 0; batchId < count; batchId++) {
+    const leased = await store.acquireLease('owner', 60_000);
+    if (leased.kind !== 'acquired') throw new Error('lease not acquired');
+    lease = leased.lease;
+    await store.putIntent(intent(batchId));
+    expect(await store.commit(commit(batchId), lease)).toBe('committed');
+  }
+  return lease!;
+}
+
+/** `text` with the last digit of `number` (which it must contain) changed. */
+function editDigit(text: string, number: number): string {
+  const digits = String(number);
+  expect(text).toContain(digits);
+  return text.replace(digits, `${digits.slice(0, -1)}${(Number(digits.at(-1)) + 1) % 10}`);
+}
+
+describe('DynamoDbCheckpointStore integrity', () => {
+  it('refuses a commit item whose watermark had a digit edited, naming the item', async () => {
+    const { store, get, set } = await fresh();
+    await commitBatches(store, 2);
+    const sk = 'commit#00000000000000000000';
+    const record = (await get(sk))!.record as string;
+    await set(sk, 'record', editDigit(record, commit(0).nextWatermarkMicros!));
+    const error = await store.getCommit(0).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect((error as Error).message).toContain(`item ${sk} is corrupt (checksum mismatch)`);
+  });
+
+  it('refuses an intent item whose end offset had a digit edited', async () => {
+    const { store, get, set } = await fresh();
+    await store.putIntent(intent(3));
+    const sk = 'offsets#00000000000000000003';
+    await set(sk, 'record', editDigit((await get(sk))!.record as string, 39));
+    await expect(store.getIntent(3)).rejects.toThrow(`item ${sk} is corrupt (checksum mismatch)`);
+  });
+
+  it('refuses an intent item whose batchId attribute or record belongs to another batch', async () => {
+    const { store, get, set } = await fresh();
+    await store.putIntent(intent(3));
+    await store.putIntent(intent(4));
+    await set('offsets#00000000000000000004', 'batchId', 5);
+    await expect(store.getIntent(4)).rejects.toThrow(
+      /offsets#00000000000000000004 \(its batchId attribute\) holds batch 5, but is stored as the record of batch 4/,
+    );
+    await set('offsets#00000000000000000004', 'batchId', 4);
+    const other = (await get('offsets#00000000000000000003'))!.record as string;
+    await set('offsets#00000000000000000004', 'record', other);
+    await expect(store.getIntent(4)).rejects.toThrow(
+      /offsets#00000000000000000004 holds batch 3, but is stored as the record of batch 4/,
+    );
+  });
+
+  it('refuses a head whose record had a digit edited, when the lease is taken', async () => {
+    const { store, get, set } = await fresh();
+    await commitBatches(store, 2);
+    const record = (await get('head'))!.record as string;
+    await set('head', 'record', editDigit(record, commit(1).nextWatermarkMicros!));
+    await expect(store.acquireLease('owner', 60_000)).rejects.toThrow(
+      /item head is corrupt \(checksum mismatch\)/,
+    );
+  });
+
+  it("refuses a head whose batchId disagrees with its record, saying how to recover, instead of losing every commit's condition", async () => {
+    const { store, set } = await fresh();
+    await commitBatches(store, 3);
+    await set('head', 'batchId', 7);
+    for (const read of [() => store.acquireLease('owner', 60_000), () => store.latestCommit()]) {
+      const error = await read().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as Error).message).toMatch(
+        /item head has batchId 7 but its record is the commit of batch 2.*Set the head's batchId to 2/,
+      );
+    }
+  });
+
+  it('refuses a lost head item instead of re-running batch 0, naming the latest commit to recover from', async () => {
+    const { store, remove } = await fresh();
+    await commitBatches(store, 3);
+    await remove('head');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await store.acquireLease('owner', 60_000).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CheckpointError);
+      expect((error as Error).message).toMatch(
+        /item head is missing or has no commit, but commit#00000000000000000002 exists: the head item was deleted.*writing the head back from the latest commit item/,
+      );
+    }
+    await expect(store.latestCommit()).rejects.toThrow(/the head item was deleted/);
+  });
+
+  it('takes the lease of a new query, whose head has no commit and no commit log', async () => {
+    const { store } = await fresh();
+    expect(await store.acquireLease('owner', 60_000)).toMatchObject({
+      kind: 'acquired',
+      head: undefined,
+    });
+    expect(await store.latestCommit()).toBeUndefined();
+  });
+});
+
+describe('DynamoDbCheckpointStore offset log TTL', () => {
+  it("gives an intent its TTL once the next batch commits, and keeps the head's intent", async () => {
+    const { store, get } = await fresh();
+    const before = Math.floor(Date.now() / 1000);
+    await commitBatches(store, 3);
+    const ttl = (batchId: number) => get(`offsets#0000000000000000000${batchId}`);
+    for (const batchId of [0, 1]) {
+      const expiresAt = (await ttl(batchId))!.expiresAt as number;
+      expect(expiresAt).toBeGreaterThanOrEqual(before + 30 * 24 * 3600);
+    }
+    expect((await ttl(2))!.expiresAt).toBeUndefined();
+    expect(await store.getIntent(2)).toEqual(intent(2));
+  });
+});
