@@ -18,6 +18,7 @@ import {
   sum,
   window,
 } from '../../core/index.js';
+import { typeName } from '../../core/types/data-types.js';
 
 const session = new SluiceSession();
 
@@ -168,6 +169,43 @@ describe('union', () => {
     expect(() => df.union(df.select('b', 'a'))).toThrow(
       /union column 1 \('a'\) is integer on one side and string/,
     );
+  });
+
+  it('widens int with bigint to bigint and int with double to double, on either side', async () => {
+    const ints = session.createDataFrame([{ n: 1, x: 2 }], 'n INT, x INT');
+    const wide = session.createDataFrame([{ n: 2 ** 40, x: 0.5 }], 'n BIGINT, x DOUBLE');
+    for (const [out, rows] of [
+      [
+        ints.union(wide),
+        [
+          { n: 1, x: 2 },
+          { n: 2 ** 40, x: 0.5 },
+        ],
+      ],
+      [
+        wide.union(ints),
+        [
+          { n: 2 ** 40, x: 0.5 },
+          { n: 1, x: 2 },
+        ],
+      ],
+    ] as const) {
+      expect(out.schema.fields.map((f) => typeName(f.dataType))).toEqual(['long', 'double']);
+      expect(await out.collect()).toEqual(rows);
+    }
+  });
+
+  it('widens a date with a timestamp to the timestamp of its midnight, and NULL to the other type', async () => {
+    const dates = session
+      .createDataFrame([{ t: 1 }], 't DATE')
+      .select(lit(null).alias('v'), col('t'));
+    const stamps = session.createDataFrame([{ t: at(12, 30), v: 'x' }], 'v STRING, t TIMESTAMP');
+    const out = dates.union(stamps);
+    expect(out.schema.fields.map((f) => typeName(f.dataType))).toEqual(['string', 'timestamp']);
+    expect(await out.collect()).toEqual([
+      { v: null, t: Date.UTC(1970, 0, 2) * 1000 },
+      { v: 'x', t: at(12, 30) },
+    ]);
   });
 });
 
