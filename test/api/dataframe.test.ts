@@ -544,4 +544,25 @@ describe('errors at the transformation that causes them', () => {
   it('an invalid row given to createDataFrame names its position', () => {
     expect(() => session.createDataFrame([1 as never], 'a INT')).toThrow(/row 0 is not an object/);
   });
+
+  it('a value of the wrong type given to createDataFrame names its row and column, so it never computes a wrong result', () => {
+    expect(() => session.createDataFrame([{ a: 1 }, { a: 'abc' }], 'a INT')).toThrow(
+      /createDataFrame: row 1, column 'a' expects an integer .* the string "abc"/,
+    );
+    expect(() => session.createDataFrame([{ ts: '2026-01-01 10:00:00' }], 'ts TIMESTAMP')).toThrow(
+      /row 0, column 'ts' expects a timestamp/,
+    );
+  });
+
+  it('createDataFrame takes a Date for timestamp and date columns', async () => {
+    const when = new Date(Date.UTC(2026, 0, 1, 10, 4));
+    const rows = session.createDataFrame([{ ts: when, day: when }], 'ts TIMESTAMP, day DATE');
+    const windows = rows.groupBy(window(col('ts'), '10 minutes')).count();
+    expect(await windows.collect()).toEqual([
+      { window: { start: at(10, 0), end: at(10, 10) }, count: 1 },
+    ]);
+    expect(await rows.select(col('day').cast('string').alias('d')).collect()).toEqual([
+      { d: '2026-01-01' },
+    ]);
+  });
 });
