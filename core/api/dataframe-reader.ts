@@ -26,6 +26,7 @@ import { storeListing } from '../sources/object-store-listing.js';
 import { SinkOutputListing } from '../sources/sink-output-listing.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import { normalizedLocation } from './data-locations.js';
 import { DataFrame } from './dataframe.js';
 import { deltaTableLocation } from './delta-options.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
@@ -73,6 +74,7 @@ export class DataFrameReader extends FileReaderBuilder {
       scan,
       schema,
       isStreaming: false,
+      location: normalizedLocation(store ?? path),
     });
   }
 
@@ -124,7 +126,8 @@ export class DataFrameReader extends FileReaderBuilder {
    * table's schema has changed since.
    */
   async delta(table: string | ObjectStore, options: DeltaReadOptions = {}): Promise<DataFrame> {
-    const log = DeltaLog.at(deltaTableLocation(this.session, table));
+    const location = deltaTableLocation(this.session, table);
+    const log = DeltaLog.at(location);
     const { versionAsOf } = options;
     const first =
       versionAsOf === undefined ? await log.snapshot() : await log.snapshotAt(versionAsOf);
@@ -152,6 +155,7 @@ export class DataFrameReader extends FileReaderBuilder {
       scan,
       schema,
       isStreaming: false,
+      location: normalizedLocation(location),
     });
   }
 }

@@ -16,6 +16,7 @@ import { formatJsonLines } from '../io/json-lines.js';
 import { writeParquet } from '../io/parquet.js';
 import { type StructType, typeName } from '../types/data-types.js';
 import type { DataFrame } from './dataframe.js';
+import { checkNotReadFrom, normalizedLocation } from './data-locations.js';
 import { deltaTableLocation, deltaWriteOptions } from './delta-options.js';
 import {
   localOutputDirectory,
@@ -69,7 +70,8 @@ export class DataFrameWriter {
   /**
    * Runs the query and writes its rows under `directory`: a local directory, a URL such as
    * `s3://bucket/prefix` (resolved by the session's `objectStores`) or an ObjectStore; with
-   * format('delta'), to the Delta table there.
+   * format('delta'), to the Delta table there. mode('overwrite') of files the query itself reads is
+   * refused before anything is deleted.
    */
   async save(directory: string | ObjectStore): Promise<void> {
     const format = this.formatName;
@@ -78,6 +80,9 @@ export class DataFrameWriter {
       throw new InvalidOptionError(
         `The ${format} writer does not partition its output (partitionBy); drop it, or write with format('delta').`,
       );
+    }
+    if (this.saveMode === 'overwrite') {
+      checkNotReadFrom(this.df.plan, normalizedLocation(directory), 'overwrite');
     }
     const output = this.outputDirectory(directory);
     if (await output.exists()) {

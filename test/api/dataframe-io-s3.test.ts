@@ -44,6 +44,12 @@ describe('df.write and read with an s3:// URL', () => {
     });
   }
 
+  it('writes to an ObjectStore given instead of a URL', async () => {
+    const { session, url, store } = await bucket();
+    await session.createDataFrame([{ value: 'a' }], 'value STRING').write.json(store);
+    expect(await session.read.schema('value STRING').json(url).collect()).toEqual([{ value: 'a' }]);
+  });
+
   it('reads text without a schema, and json, csv and parquet only with one', async () => {
     const { session, url } = await bucket();
     await session.createDataFrame([{ value: 'a' }, { value: 'b' }], 'value STRING').write.text(url);
@@ -67,6 +73,19 @@ describe('df.write and read with an s3:// URL', () => {
     expect(await count()).toBe(1);
     await df.write.mode('ignore').json(url);
     expect(await count()).toBe(1);
+  });
+
+  it('refuses to overwrite the prefix the query reads, leaving its objects', async () => {
+    const { session, url, store } = await bucket();
+    await session.createDataFrame([{ value: 'a' }], 'value STRING').write.json(url);
+    const before = await store.list('');
+    const input = session.read.schema('value STRING').json(url);
+    const written = input.write.mode('overwrite').json(url.replace(/\/$/, ''));
+    await expect(written).rejects.toThrow(AnalysisError);
+    await expect(written).rejects.toThrow(
+      /Cannot overwrite s3:\/\/.*\/out: the query reads s3:\/\/.*\/out,/,
+    );
+    expect(await store.list('')).toEqual(before);
   });
 
   it('reads only the files a file sink committed under the prefix', async () => {
