@@ -118,6 +118,8 @@ describe('a URL whose scheme has no object store', () => {
     await expect(session.read.delta(url)).rejects.toThrow(message);
     await expect(df.write.format('delta').save(url)).rejects.toThrow(message);
     expect(() => session.readStream.schema('value STRING').json(url)).toThrow(message);
+    const stream = session.readStream.memory(session.memoryStream('value STRING'));
+    await expect(stream.writeStream.format('json').start(url)).rejects.toThrow(message);
     expect(existsSync('s3:')).toBe(false);
   });
 });
