@@ -90,9 +90,14 @@ function nonNullInput(t: DataType): ValueInput {
     case 'null':
       return typed('null (void)', () => false);
     case 'timestamp':
-      return datetimeInput('a timestamp (a Date or microseconds since the epoch)', 1000);
+      return datetimeInput(
+        'a timestamp (a Date or microseconds since the epoch)',
+        (ms) => ms * 1000,
+      );
     case 'date':
-      return datetimeInput('a date (a Date or days since the epoch)', 1 / MS_PER_DAY);
+      return datetimeInput('a date (a Date or days since the epoch)', (ms) =>
+        Math.floor(ms / MS_PER_DAY),
+      );
     case 'struct':
       return structInput(t);
     case 'array':
@@ -114,12 +119,10 @@ function isInt(value: unknown): boolean {
   return Number.isInteger(value) && (value as number) >= INT_MIN && (value as number) <= INT_MAX;
 }
 
-/** A Date converts to the engine's unit (`perMs` of them per millisecond); a number must be whole. */
-function datetimeInput(expected: string, perMs: number): ValueInput {
+/** A Date converts to the engine's unit (`fromMs` of its milliseconds); a number must be whole. */
+function datetimeInput(expected: string, fromMs: (ms: number) => number): ValueInput {
   return (value, path) => {
-    if (value instanceof Date && !Number.isNaN(value.getTime())) {
-      return Math.floor(value.getTime() * perMs);
-    }
+    if (value instanceof Date && !Number.isNaN(value.getTime())) return fromMs(value.getTime());
     if (!Number.isSafeInteger(value)) throw new ValueMismatch(path, expected, value);
     return value;
   };

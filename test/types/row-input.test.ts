@@ -37,6 +37,11 @@ describe('rows from the program, checked against the schema', () => {
     expect(convert('ts TIMESTAMP, day DATE', [{ ts: when, day: when }])).toEqual([
       [when.getTime() * 1000, Math.floor(when.getTime() / 86_400_000)],
     ]);
+    const midnights = [Date.UTC(2026, 0, 1), Date.UTC(2255, 11, 31), Date.UTC(1900, 0, 1)];
+    for (const ms of midnights) {
+      expect(convert('day DATE', [{ day: new Date(ms) }])).toEqual([[ms / 86_400_000]]);
+    }
+    expect(convert('day DATE', [{ day: new Date(Date.UTC(1969, 11, 31, 12)) }])).toEqual([[-1]]);
     expect(convert('ts TIMESTAMP, day DATE', [{ ts: 1_000_001, day: 3 }])).toEqual([
       [1_000_001, 3],
     ]);
