@@ -9,11 +9,24 @@ import { DeltaLog } from '../delta/delta-log.js';
 import type { DeltaSnapshot } from '../delta/delta-snapshot.js';
 import { readSnapshotRows } from '../delta/delta-table-reader.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
-import { inferSchema, listDataFiles, readDataFile } from '../io/data-files.js';
+import {
+  type FileFormat,
+  type FileReadOptions,
+  inferSchema,
+  listDataFiles,
+  parseDataFile,
+  readDataFile,
+  TEXT_SCHEMA,
+} from '../io/data-files.js';
 import { kafkaBatchScan } from '../kafka/kafka-batch-scan.js';
 import { kafkaSchema } from '../kafka/kafka-schema.js';
 import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId } from '../plan/logical-plan.js';
+import { storeListing } from '../sources/object-store-listing.js';
+import { SinkOutputListing } from '../sources/sink-output-listing.js';
+import type { StructType } from '../types/data-types.js';
+import type { Row } from '../types/row.js';
+import { normalizedLocation } from './data-locations.js';
 import { DataFrame } from './dataframe.js';
 import { deltaTableLocation } from './delta-options.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
@@ -40,30 +53,57 @@ export class DataFrameReader extends FileReaderBuilder {
   }
 
   /**
-   * Reads a file, or every data file under a directory; with format('kafka'), the records of
-   * [startingOffsets, endingOffsets) of the topics the options name (no path).
+   * Reads a file, or every data file under a directory, or under a URL such as
+   * `s3://bucket/prefix` (resolved by the session's `objectStores`; files there need a schema, or
+   * the text format); with format('kafka'), the records of [startingOffsets, endingOffsets) of the
+   * topics the options name (no path).
    */
   load(location?: string): DataFrame {
     const format = this.formatName;
     if (format === 'kafka') return this.kafka(location);
     const path = this.fileLocation(location);
     const options = fileReadOptions(this.options, this.userSchema);
-    const schema = inferSchema(listDataFiles(path), format, options);
-    const scan = async () => {
-      const files = listDataFiles(path);
-      const contents = await Promise.all(
-        files.map((f) => readDataFile(f, format, { ...options, schema })),
-      );
-      return contents.flatMap((c) => c.rows);
-    };
+    const store = this.session.objectStore(path);
+    const { schema, scan } = store
+      ? this.storeFiles(store, format, options)
+      : localFiles(path, format, options);
     return new DataFrame(this.session, {
       kind: 'relation',
       id: newPlanId(),
-      description: `${format}[${path}]`,
+      description: `${format}[${store?.location ?? path}]`,
       scan,
       schema,
       isStreaming: false,
+      location: normalizedLocation(store ?? path),
     });
+  }
+
+  /**
+   * The data files under a store's root, read as the file stream reads them (a file sink's output
+   * through its manifest log). The schema cannot be inferred: load() returns at once, and inferring
+   * would read the objects first.
+   */
+  private storeFiles(store: ObjectStore, format: FileFormat, options: FileReadOptions): FileTable {
+    const schema = format === 'text' ? TEXT_SCHEMA : options.schema;
+    if (!schema) {
+      throw new InvalidOptionError(
+        `Reading ${format} files from ${store.location} needs a schema: call read.schema(...) before load(). Schemas are inferred only from local files.`,
+      );
+    }
+    const listing = new SinkOutputListing(storeListing(store), store);
+    const scan = async () => {
+      const files = await listing.list();
+      const contents = await Promise.all(
+        files.map(async (f) =>
+          parseDataFile(listing.nameOf(f.path), format, await listing.read(f.path), {
+            ...options,
+            schema,
+          }),
+        ),
+      );
+      return contents.flatMap((c) => c.rows);
+    };
+    return { schema, scan };
   }
 
   private kafka(location: string | undefined): DataFrame {
@@ -86,7 +126,8 @@ export class DataFrameReader extends FileReaderBuilder {
    * table's schema has changed since.
    */
   async delta(table: string | ObjectStore, options: DeltaReadOptions = {}): Promise<DataFrame> {
-    const log = DeltaLog.at(deltaTableLocation(this.session, table));
+    const location = deltaTableLocation(this.session, table);
+    const log = DeltaLog.at(location);
     const { versionAsOf } = options;
     const first =
       versionAsOf === undefined ? await log.snapshot() : await log.snapshotAt(versionAsOf);
@@ -114,6 +155,7 @@ export class DataFrameReader extends FileReaderBuilder {
       scan,
       schema,
       isStreaming: false,
+      location: normalizedLocation(location),
     });
   }
 }
@@ -128,4 +170,23 @@ function deltaReadOptions(options: ReadonlyMap<string, OptionValue>): DeltaReadO
     );
   }
   return { versionAsOf: n };
+}
+
+/** A file table's schema and how to read its rows. */
+interface FileTable {
+  readonly schema: StructType;
+  readonly scan: () => Promise<Row[]>;
+}
+
+/** A local file, or the data files under a local directory; the schema is inferred now if not given. */
+function localFiles(path: string, format: FileFormat, options: FileReadOptions): FileTable {
+  const schema = inferSchema(listDataFiles(path), format, options);
+  const scan = async () => {
+    const files = listDataFiles(path);
+    const contents = await Promise.all(
+      files.map((f) => readDataFile(f, format, { ...options, schema })),
+    );
+    return contents.flatMap((c) => c.rows);
+  };
+  return { schema, scan };
 }

@@ -1,12 +1,11 @@
 /**
  * DataFrameWriter (`df.write`): writes a batch DataFrame as a directory of data files
- * (`part-00000-<id>.<ext>` plus an empty `_SUCCESS` marker, as Spark lays them out), or, with
+ * (`part-00000-<id>.<ext>` plus an empty `_SUCCESS` marker, as Spark lays them out) on the local
+ * filesystem or in an object store (output-directory.ts), or, with
  * format('delta'), as one version of a Delta table (delta-table-writer.ts), where the save mode
  * applies to the table rather than to the directory.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { writeDeltaTable } from '../delta/delta-table-writer.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
@@ -17,7 +16,13 @@ import { formatJsonLines } from '../io/json-lines.js';
 import { writeParquet } from '../io/parquet.js';
 import { type StructType, typeName } from '../types/data-types.js';
 import type { DataFrame } from './dataframe.js';
+import { checkNotReadFrom, normalizedLocation } from './data-locations.js';
 import { deltaTableLocation, deltaWriteOptions } from './delta-options.js';
+import {
+  localOutputDirectory,
+  type OutputDirectory,
+  storeOutputDirectory,
+} from './output-directory.js';
 import { booleanOption, type OptionValue } from './reader-options.js';
 
 /** What to do when the target directory exists. */
@@ -63,37 +68,46 @@ export class DataFrameWriter {
   }
 
   /**
-   * Runs the query and writes its rows under `directory`; with format('delta'), to the Delta table
-   * at `directory` (also a URL such as `s3://bucket/prefix`, or an ObjectStore).
+   * Runs the query and writes its rows under `directory`: a local directory, a URL such as
+   * `s3://bucket/prefix` (resolved by the session's `objectStores`) or an ObjectStore; with
+   * format('delta'), to the Delta table there. mode('overwrite') of files the query itself reads is
+   * refused before anything is deleted.
    */
   async save(directory: string | ObjectStore): Promise<void> {
     const format = this.formatName;
     if (format === 'delta') return this.saveDelta(directory);
-    if (typeof directory !== 'string') {
-      throw new InvalidOptionError(
-        `The ${format} writer writes to a local directory; give its path (only format('delta') writes to an object store).`,
-      );
-    }
     if (this.options.has('partitionby')) {
       throw new InvalidOptionError(
         `The ${format} writer does not partition its output (partitionBy); drop it, or write with format('delta').`,
       );
     }
-    if (existsSync(directory)) {
+    if (this.saveMode === 'overwrite') {
+      checkNotReadFrom(this.df.plan, normalizedLocation(directory), 'overwrite');
+    }
+    const output = this.outputDirectory(directory);
+    if (await output.exists()) {
       if (this.saveMode === 'ignore') return;
       if (this.saveMode === 'errorifexists') {
         throw new AnalysisError(
-          `Path ${directory} already exists; use mode('overwrite') or mode('append').`,
+          `Path ${output.location} already exists; use mode('overwrite') or mode('append').`,
         );
       }
-      if (this.saveMode === 'overwrite') await fs.rm(directory, { recursive: true, force: true });
+      if (this.saveMode === 'overwrite') await output.clear();
     }
     const rows = await executeBatch(this.df.plan);
-    await fs.mkdir(directory, { recursive: true });
     const extension = format === 'text' ? 'txt' : format;
-    const file = path.join(directory, `part-00000-${randomUUID()}.${extension}`);
-    await fs.writeFile(file, this.encode(rows, format));
-    await fs.writeFile(path.join(directory, '_SUCCESS'), '');
+    const encoded = this.encode(rows, format);
+    await output.write(
+      `part-00000-${randomUUID()}.${extension}`,
+      typeof encoded === 'string' ? Buffer.from(encoded) : encoded,
+    );
+    await output.write('_SUCCESS', new Uint8Array());
+  }
+
+  private outputDirectory(directory: string | ObjectStore): OutputDirectory {
+    if (typeof directory !== 'string') return storeOutputDirectory(directory);
+    const store = this.df.session.objectStore(directory);
+    return store ? storeOutputDirectory(store) : localOutputDirectory(directory);
   }
 
   /** Writes the Delta table at `table` (see {@link save}). */
@@ -109,22 +123,22 @@ export class DataFrameWriter {
   }
 
   /** Writes JSON lines. */
-  json(directory: string): Promise<void> {
+  json(directory: string | ObjectStore): Promise<void> {
     return this.format('json').save(directory);
   }
 
   /** Writes CSV. */
-  csv(directory: string): Promise<void> {
+  csv(directory: string | ObjectStore): Promise<void> {
     return this.format('csv').save(directory);
   }
 
   /** Writes Parquet. */
-  parquet(directory: string): Promise<void> {
+  parquet(directory: string | ObjectStore): Promise<void> {
     return this.format('parquet').save(directory);
   }
 
   /** Writes text: the DataFrame must have exactly one string column; one line per row. */
-  text(directory: string): Promise<void> {
+  text(directory: string | ObjectStore): Promise<void> {
     return this.format('text').save(directory);
   }
 

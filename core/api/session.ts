@@ -4,12 +4,13 @@
  * as URLs (`s3://bucket/prefix`) resolve to.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
-import { AnalysisError, InvalidOptionError } from '../errors.js';
+import { AnalysisError } from '../errors.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import type { MemorySink } from '../sinks/memory-sink.js';
 import { MemoryStream } from '../sources/memory-stream.js';
 import type { StructType } from '../types/data-types.js';
-import { type RowObject, rowObjectConverter } from '../types/row.js';
+import type { RowObject } from '../types/row.js';
+import { rowInputConverter } from '../types/row-input.js';
 import { parseSchema } from '../types/type-names.js';
 import { DataFrame } from './dataframe.js';
 import { DataFrameReader } from './dataframe-reader.js';
@@ -52,18 +53,15 @@ export class SluiceSession {
     return new DataStreamReader(this);
   }
 
-  /** A DataFrame from objects keyed by column name; `schema` is a StructType or DDL (`'a INT, b STRING'`). */
+  /**
+   * A DataFrame from objects keyed by column name; `schema` is a StructType or DDL (`'a INT, b STRING'`).
+   * Values must be of their column's type (a Date or µs since the epoch for a timestamp, a Date or
+   * days for a date); an InvalidOptionError names the first row and column that is not.
+   */
   createDataFrame(rows: readonly RowObject[], schema: StructType | string): DataFrame {
     const resolved = typeof schema === 'string' ? parseSchema(schema) : schema;
-    const convert = rowObjectConverter(resolved);
-    const engineRows = rows.map((r, i) => {
-      if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-        throw new InvalidOptionError(
-          `createDataFrame: row ${i} is not an object keyed by column name.`,
-        );
-      }
-      return convert(r);
-    });
+    const convert = rowInputConverter(resolved, 'createDataFrame');
+    const engineRows = rows.map(convert);
     return new DataFrame(this, {
       kind: 'relation',
       id: newPlanId(),

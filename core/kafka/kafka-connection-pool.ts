@@ -16,6 +16,7 @@ export function sharedKafkaConnection(config: KafkaConnectionConfig): KafkajsCon
     [...config.brokers].sort(),
     config.security ?? PLAINTEXT,
     config.clientId ?? null,
+    config.apiTimeoutMs ?? null,
   ]);
   let connection = connections.get(key);
   if (!connection) connections.set(key, (connection = new KafkajsConnection(config)));

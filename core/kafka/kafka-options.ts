@@ -59,6 +59,12 @@ export interface KafkaSourceOptions {
   readonly includeHeaders: boolean;
   /** `kafka.isolation.level`. @default 'read_committed' */
   readonly isolationLevel: IsolationLevel;
+  /**
+   * `kafka.default.api.timeout.ms`: how long one call to the cluster (finding the partitions, listing
+   * offsets, one fetch) may take before it fails with a retriable SourceError naming the brokers, so
+   * a broker that hangs cannot hold a batch up. @default 30 s (Kafka's consumer waits 60 s)
+   */
+  readonly apiTimeoutMs: number;
 }
 
 /** The supported options, lower-cased, with Spark's spelling for messages. */
@@ -80,10 +86,13 @@ const OPTION_NAMES = [
   'failOnDataLoss',
   'includeHeaders',
   'kafka.isolation.level',
+  'kafka.default.api.timeout.ms',
   'kafka.group.id',
   'commitOffsetsToGroup',
   ...SECURITY_OPTION_NAMES,
 ];
+/** The default of kafka.default.api.timeout.ms: half the Java consumer's, as every call is a short one. */
+const DEFAULT_API_TIMEOUT_MS = 30_000;
 /** Spark's default maxTriggerDelay. */
 const DEFAULT_MAX_TRIGGER_DELAY_MS = 15 * 60_000;
 const SPELLING = new Map(OPTION_NAMES.map((n) => [n.toLowerCase(), n]));
@@ -162,6 +171,9 @@ export function kafkaOptions(
         'read_committed',
         'read_uncommitted',
       ] as const) ?? 'read_committed',
+    apiTimeoutMs:
+      positiveInteger('kafka.default.api.timeout.ms', text('kafka.default.api.timeout.ms')) ??
+      DEFAULT_API_TIMEOUT_MS,
   };
 }
 

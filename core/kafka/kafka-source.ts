@@ -17,15 +17,16 @@
  * - Lost data (retention, recreated topics, vanished partitions) fails the batch when failOnDataLoss,
  *   else is skipped and counted in the batch's progress as `lostOffsets`.
  * - With kafka.group.id, each committed batch's end offsets are copied to that consumer group for
- *   tools that watch its lag. Best effort: a failed copy is reported in the batch's progress
- *   (metric `offsetsCommittedToGroup` 0 and a warning) and never fails the batch; the checkpoint
- *   stays the only truth about what was read.
+ *   tools that watch its lag. Best effort and bounded (2 s): a failed or timed-out copy is reported
+ *   in the batch's progress (metric `offsetsCommittedToGroup` 0 and a warning) and never fails the
+ *   batch; the checkpoint stays the only truth about what was read.
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError, SourceError } from '../errors.js';
 import type { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
 import type { Offset, PlanningContext, Source, SourceContext } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import { withinDeadline } from './call-deadline.js';
 import { dataLossError } from './data-loss.js';
 import { initialOffsets } from './initial-offsets.js';
 import { queryGroupId } from './query-group.js';
@@ -46,6 +47,12 @@ import {
   type TopicPartition,
 } from './partition-offsets.js';
 import { readOffsetRanges } from './read-offset-ranges.js';
+
+/**
+ * How long the copy of a batch's end offsets to the consumer group may take (at most the API
+ * timeout): the batch is committed already, and a hanging broker must not hold up the next one.
+ */
+const GROUP_COPY_TIMEOUT_MS = 2_000;
 
 /** Creates the reader a source uses; tests give other clients through it. */
 export type KafkaReaderFactory = (options: KafkaSourceOptions) => KafkaPartitionReader;
@@ -165,14 +172,21 @@ export class KafkaSource implements Source {
 
   /**
    * After the batch ending at `end` committed: copies its end offsets to the consumer group, if one
-   * is configured. Never throws: the batch is committed whatever happens here.
+   * is configured, giving up after GROUP_COPY_TIMEOUT_MS. Never throws: the batch is committed
+   * whatever happens here.
    */
   async commit(end: Offset): Promise<void> {
     const groupId = this.groupId;
     if (groupId === undefined || end === null || end === undefined) return;
     const key = JSON.stringify(end);
+    const offsets = checkpointedOffsets(end, this.description);
+    const ms = Math.min(GROUP_COPY_TIMEOUT_MS, this.options.apiTimeoutMs);
     try {
-      await this.connection().commitOffsets(groupId, checkpointedOffsets(end, this.description));
+      await withinDeadline(
+        this.connection().commitOffsets(groupId, offsets),
+        ms,
+        () => new SourceError(`the cluster did not answer within ${ms} ms`, { retriable: true }),
+      );
       this.lastGroupCommit = { end: key };
     } catch (e) {
       // reported in the batch's progress (warnings, offsetsCommittedToGroup 0): the copy is for

@@ -19,6 +19,7 @@ import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { awsKafkaCredentials } from '../aws/aws-kafka-credentials.js';
 import { SourceError } from '../errors.js';
+import { withinDeadline } from './call-deadline.js';
 import type { KafkaCredentials } from './kafka-credentials.js';
 import { type KafkaSecurity, PLAINTEXT } from './kafka-security.js';
 import {
@@ -38,6 +39,11 @@ export interface KafkaConnectionConfig {
   readonly security?: KafkaSecurity;
   /** @default 'sluice' */
   readonly clientId?: string;
+  /**
+   * How long one call (`use`) may take before it fails with a retriable SourceError; requests time
+   * out no later. @default 30 s
+   */
+  readonly apiTimeoutMs?: number;
 }
 
 /** Retries of kafkajs's own connection and metadata requests. */
@@ -50,6 +56,8 @@ const METADATA_MAX_AGE_MS = 5 * 60_000;
  * client's default, as every request here is a short one (fetches do not wait for new records).
  */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The default bound of one call. */
+const API_TIMEOUT_MS = 30_000;
 /** TCP keep-alive, as kafkajs's own socket factory sets it. */
 const KEEP_ALIVE_MS = 60_000;
 /** The cluster's own isolation level is unused: every ListOffsets and Fetch names its own. */
@@ -74,15 +82,26 @@ export class KafkajsConnection {
 
   /**
    * Runs `work` on the connected cluster. A failure to connect is a SourceError; what `work` throws is
-   * passed on as it is.
+   * passed on as it is. A call without an outcome within the API timeout fails with a retriable
+   * SourceError naming the brokers and `what` the call was to do.
    */
-  async use<T>(work: (cluster: InternalCluster) => Promise<T>): Promise<T> {
+  use<T>(what: string, work: (cluster: InternalCluster) => Promise<T>): Promise<T> {
     this.begin();
-    try {
-      return await work(await this.cluster());
-    } finally {
-      this.end();
-    }
+    const call = (async () => work(await this.cluster()))().finally(() => this.end());
+    const ms = this.apiTimeoutMs;
+    return withinDeadline(
+      call,
+      ms,
+      () =>
+        new SourceError(
+          `Kafka (${this.brokerList}): could not ${what}: no answer within ${ms} ms (kafka.default.api.timeout.ms). A broker may be hanging or unreachable; the batch is tried again by the next trigger. Raise kafka.default.api.timeout.ms if the cluster is only slow.`,
+          { retriable: true },
+        ),
+    );
+  }
+
+  private get apiTimeoutMs(): number {
+    return this.config.apiTimeoutMs ?? API_TIMEOUT_MS;
   }
 
   /** Closes the connection; the next call connects again. */
@@ -115,7 +134,8 @@ export class KafkajsConnection {
         // kafkajs retries connecting and refreshing metadata for ~10 s by default; an invocation paid
         // per millisecond had better fail within a second and let the next attempt try again
         retry: { retries: CLIENT_RETRIES, initialRetryTime: RETRY_BACKOFF_MS },
-        requestTimeout: REQUEST_TIMEOUT_MS,
+        // a request never outlives the call that made it
+        requestTimeout: Math.min(REQUEST_TIMEOUT_MS, this.apiTimeoutMs),
         socketFactory: (args) => this.socket(args),
         ...(await kafkajsSecurityConfig(security, this.credentials)),
       });

@@ -13,13 +13,14 @@ import type { AbortedTransaction, FetchedRecord } from './kafkajs-fetched-record
 export interface InternalCluster {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
+  /** The cached metadata, refreshed when stale; null when the last refresh failed. */
   metadata(): Promise<{
     topicMetadata: {
       topic: string;
       isInternal?: boolean;
       partitionMetadata: { partitionId: number }[];
     }[];
-  }>;
+  } | null>;
   refreshMetadata(): Promise<void>;
   addMultipleTargetTopics(topics: string[]): Promise<void>;
   findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;

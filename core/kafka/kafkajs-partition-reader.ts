@@ -75,7 +75,7 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
   }
 
   async listTopics(): Promise<string[]> {
-    const metadata = await this.request('list topics', (c) => c.metadata());
+    const metadata = await this.metadata('list topics');
     return metadata.topicMetadata
       .filter((t) => !t.isInternal && !t.topic.startsWith('__'))
       .map((t) => t.topic)
@@ -87,7 +87,7 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
     // one named topic does not exist, and brokers that ignore allowAutoTopicCreation (the mock
     // cluster does) would create it. A subscribed topic that is not there yet simply has no
     // partitions.
-    const metadata = await this.request('list partitions', (c) => c.metadata());
+    const metadata = await this.metadata('list partitions');
     const wanted = new Set(topics);
     return metadata.topicMetadata
       .filter((t) => wanted.has(t.topic))
@@ -157,8 +157,9 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
       ]);
     }
     const topics = [...byTopic].map(([topic, partitions]) => ({ topic, partitions }));
+    const what = `commit offsets of ${listNames(entries.map(([tp]) => tp))} to consumer group '${groupId}'`;
     try {
-      await this.connection.use((cluster) =>
+      await this.connection.use(what, (cluster) =>
         this.retrying(cluster, async () => {
           const coordinator = await cluster.findGroupCoordinator({ groupId });
           await coordinator.offsetCommit({
@@ -170,8 +171,7 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
         }),
       );
     } catch (e) {
-      const partitions = listNames(entries.map(([tp]) => tp));
-      throw this.failure(`commit offsets of ${partitions} to consumer group '${groupId}'`, e);
+      throw this.failure(what, e);
     }
   }
 
@@ -181,7 +181,7 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
 
   /** One fetch of a partition from `offset` on its leader, up to the per-partition size. */
   private async fetch(tp: TopicPartition, offset: number) {
-    const response = await this.onLeaders([tp], async (broker) =>
+    const response = await this.onLeaders(`read ${partitionName(tp)}`, [tp], async (broker) =>
       broker.fetch({
         isolationLevel: this.isolation,
         // only offsets below the planned end are fetched, and those exist: never wait for new data
@@ -213,7 +213,7 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
     const partitions = requests.map((r) => r.partition);
     let responses;
     try {
-      responses = await this.onLeaders(partitions, (broker, onBroker) => {
+      responses = await this.onLeaders(`list offsets`, partitions, (broker, onBroker) => {
         const byTopic = new Map<string, { partition: number; timestamp: number }[]>();
         for (const i of onBroker) {
           const { partition, timestamp } = requests[i];
@@ -254,10 +254,11 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
    * failed. The error of the last attempt is thrown as kafkajs raised it.
    */
   private onLeaders<T>(
+    what: string,
     partitions: readonly TopicPartition[],
     work: (broker: InternalBroker, indexes: number[]) => Promise<T>,
   ): Promise<T[]> {
-    return this.connection.use((cluster) =>
+    return this.connection.use(what, (cluster) =>
       this.retrying(cluster, async () => {
         await cluster.addMultipleTargetTopics([...new Set(partitions.map((p) => p.topic))]);
         const byLeader = this.leaders(cluster, partitions);
@@ -298,10 +299,25 @@ export class KafkajsPartitionReader implements KafkaPartitionReader {
     return byLeader;
   }
 
+  /**
+   * The cluster's metadata. kafkajs gives none (null) when its last refresh failed, e.g. while a
+   * broker hangs: that is a retriable failure of `what`, not a missing topic.
+   */
+  private async metadata(what: string) {
+    const metadata = await this.request(what, (c) => c.metadata());
+    if (!metadata) {
+      throw new SourceError(
+        `Kafka (${this.connection.brokerList}): could not ${what}: the cluster gave no metadata (its brokers did not answer a metadata request). The batch is tried again by the next trigger.`,
+        { retriable: true },
+      );
+    }
+    return metadata;
+  }
+
   /** Runs a metadata request, converting failures. */
   private async request<T>(what: string, work: (cluster: InternalCluster) => Promise<T>) {
     try {
-      return await this.connection.use(work);
+      return await this.connection.use(what, work);
     } catch (e) {
       throw this.failure(what, e);
     }
@@ -332,11 +348,13 @@ export function kafkajsReader(options: {
   readonly bootstrapServers: readonly string[];
   readonly security: KafkaSecurity;
   readonly isolationLevel: IsolationLevel;
+  readonly apiTimeoutMs?: number;
 }): KafkaPartitionReader {
   const config = {
     brokers: options.bootstrapServers,
     security: options.security,
     isolationLevel: options.isolationLevel,
+    apiTimeoutMs: options.apiTimeoutMs,
   };
   return new KafkajsPartitionReader(config, sharedKafkaConnection(config));
 }

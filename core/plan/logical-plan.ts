@@ -33,6 +33,11 @@ export interface Relation extends PlanNode {
   readonly kind: 'relation';
   readonly description: string;
   readonly scan: RelationScan;
+  /**
+   * The directory, file or table the rows are read from, normalized (api/data-locations.ts), so a
+   * writer can refuse to overwrite its own input; none for rows that live in memory.
+   */
+  readonly location?: string;
 }
 
 /** An unbounded table read from a streaming source; its rows arrive per micro-batch. */

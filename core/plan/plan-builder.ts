@@ -6,13 +6,16 @@
 import { AnalysisError } from '../errors.js';
 import { bindAggregate } from '../expr/aggregate-functions.js';
 import { bindExpression } from '../expr/binder.js';
+import { commonType } from '../expr/common-type.js';
 import type { Expression } from '../expr/expression.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import { schemaScope, type Scope } from '../expr/scope.js';
 import { isTumbling, windowStructType } from '../expr/time-window.js';
 import {
+  type DataType,
   field,
+  isNumeric,
   sameType,
   struct,
   type StructField,
@@ -184,40 +187,73 @@ export function watermark(
   };
 }
 
-/** `union`: same number of columns, compatible types, by position. */
+/**
+ * `union`: same number of columns, by position. Columns whose types differ are widened as Spark's
+ * union coercion does: numbers to the widest (int, bigint, double), a date with a timestamp to the
+ * timestamp, NULL to the other side's type; the inputs are cast to the widened types.
+ */
 export function union(inputs: readonly LogicalPlan[]): LogicalPlan {
   const [firstInput, ...rest] = inputs;
   for (const other of rest) {
-    const a = firstInput.schema.fields;
-    const b = other.schema.fields;
-    if (a.length !== b.length) {
+    const a = firstInput.schema.fields.length;
+    const b = other.schema.fields.length;
+    if (a !== b) {
       throw new AnalysisError(
-        `union needs the same number of columns on both sides: ${a.length} vs ${b.length}.`,
+        `union needs the same number of columns on both sides: ${a} vs ${b}.`,
       );
     }
-    a.forEach((f, i) => {
-      if (!sameType(f.dataType, b[i].dataType) && b[i].dataType.kind !== 'null') {
-        throw new AnalysisError(
-          `union column ${i + 1} ('${f.name}') is ${typeName(f.dataType)} on one side and ${typeName(b[i].dataType)} on the other.`,
-        );
-      }
-    });
   }
+  const types = firstInput.schema.fields.map((_, i) => unionColumnType(inputs, i));
+  const widened = inputs.map((p) => castColumns(p, types));
   const fields = firstInput.schema.fields.map((f, i) =>
     field(
       f.name,
-      f.dataType,
-      inputs.some((p) => p.schema.fields[i].nullable),
+      types[i],
+      widened.some((p) => p.schema.fields[i].nullable),
       f.metadata,
     ),
   );
   return {
     kind: 'union',
     id: newPlanId(),
-    inputs,
+    inputs: widened,
     schema: struct(fields),
     isStreaming: inputs.some((p) => p.isStreaming),
   };
+}
+
+/** The type of union column `i`: the inputs' common type, when they widen to one. */
+function unionColumnType(inputs: readonly LogicalPlan[], i: number): DataType {
+  const name = inputs[0].schema.fields[i].name;
+  const types = inputs.map((p) => p.schema.fields[i].dataType);
+  const known = types.filter((t) => t.kind !== 'null');
+  if (known.every((t) => sameType(t, known[0]))) return known[0] ?? types[0];
+  const widenable = known.every(isNumeric) || known.every(isDatetime);
+  if (!widenable) {
+    const other = known.find((t) => !sameType(t, known[0])) as DataType;
+    throw new AnalysisError(
+      `union column ${i + 1} ('${name}') is ${typeName(known[0])} on one side and ${typeName(other)} on the other; cast one side to the other's type.`,
+    );
+  }
+  return commonType(known, `union column ${i + 1} ('${name}')`);
+}
+
+/** `input` with its columns cast to `types` where they differ (the input itself when none do). */
+function castColumns(input: LogicalPlan, types: readonly DataType[]): LogicalPlan {
+  const fields = input.schema.fields;
+  if (fields.every((f, i) => sameType(f.dataType, types[i]))) return input;
+  return project(
+    input,
+    fields.map((f, i): Expression => {
+      const column: Expression = { kind: 'column', path: [f.name], ordinal: i };
+      if (sameType(f.dataType, types[i])) return column;
+      return { kind: 'alias', child: { kind: 'cast', child: column, to: types[i] }, name: f.name };
+    }),
+  );
+}
+
+function isDatetime(t: DataType): boolean {
+  return t.kind === 'date' || t.kind === 'timestamp';
 }
 
 /** A join; `on` is either a condition or the names of columns both sides share. */

@@ -7,7 +7,13 @@ import { UnsupportedOperationError } from '../errors.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import type { OutputMode } from '../sinks/sink.js';
-import { type Aggregate, allNodes, type LogicalPlan } from './logical-plan.js';
+import {
+  type Aggregate,
+  allNodes,
+  type Join,
+  type LogicalPlan,
+  type Union,
+} from './logical-plan.js';
 
 /** Throws UnsupportedOperationError when `plan` cannot run as a stream in `mode`. */
 export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
@@ -81,7 +87,24 @@ function checkOperatorsAboveAggregation(
 }
 
 function checkNode(node: LogicalPlan, mode: OutputMode): void {
-  if (node.kind !== 'join') return;
+  if (node.kind === 'union') checkUnion(node, mode);
+  if (node.kind === 'join') checkJoin(node, mode);
+}
+
+/**
+ * A union of a stream with a static DataFrame would emit the static rows again in every batch: the
+ * static side has no offsets to say which of its rows a batch already emitted.
+ */
+function checkUnion(node: Union, mode: OutputMode): void {
+  const streaming = node.inputs.filter((p) => p.isStreaming).length;
+  if (streaming === 0 || streaming === node.inputs.length) return;
+  throw new UnsupportedOperationError(
+    `Union between streaming and batch DataFrames is not supported (operator: union, mode: ${mode}); ` +
+      'read both sides with readStream, or join the stream with the static DataFrame instead.',
+  );
+}
+
+function checkJoin(node: Join, mode: OutputMode): void {
   const { left, right, joinType } = node;
   // A join of two static DataFrames inside a streaming query is an ordinary batch join.
   if (!left.isStreaming && !right.isStreaming) return;

@@ -3,9 +3,9 @@
  * Its offset is the number of rows added so far; a batch reads the rows added between two offsets.
  * Rows live in this object, so a query restarted in the same process replays them exactly.
  */
-import { InvalidOptionError } from '../errors.js';
 import type { StructType } from '../types/data-types.js';
-import { type Row, type RowObject, rowObjectConverter } from '../types/row.js';
+import type { Row, RowObject } from '../types/row.js';
+import { rowInputConverter } from '../types/row-input.js';
 import type { Offset, Source } from './source.js';
 
 /** An in-memory append-only stream of rows. */
@@ -18,30 +18,25 @@ export class MemoryStream implements Source {
   /** The offset after each chunk (ascending), to find where a range starts by binary search. */
   private readonly chunkEnds: number[] = [];
 
-  private readonly convert: (obj: RowObject) => Row;
+  private readonly convert: (obj: unknown, index: number) => Row;
 
   constructor(
     readonly schema: StructType,
     readonly name = 'memory',
   ) {
-    this.convert = rowObjectConverter(schema);
+    this.convert = rowInputConverter(schema, `${this.description}.addData`);
   }
 
   get description(): string {
     return `MemoryStream[${this.name}]`;
   }
 
-  /** Appends rows (objects keyed by column name) all at once or, when one is invalid, none; returns the offset after them. */
+  /**
+   * Appends rows (objects keyed by column name, each value of its column's type, as createDataFrame
+   * takes them) all at once or, when one is invalid, none; returns the offset after them.
+   */
   addData(rows: readonly RowObject[]): number {
-    const convert = this.convert;
-    const converted = rows.map((r, i) => {
-      if (r === null || typeof r !== 'object' || Array.isArray(r)) {
-        throw new InvalidOptionError(
-          `${this.description}.addData: row ${i} is not an object keyed by column name.`,
-        );
-      }
-      return convert(r);
-    });
+    const converted = rows.map(this.convert);
     if (converted.length > 0) {
       this.chunks.push(converted);
       this.chunkEnds.push(this.size + converted.length);

@@ -1,6 +1,7 @@
 /**
  * Row shapes. Inside the engine a row is a positional array matching its schema's fields (fast to
  * build and index); at the API boundary (`collect`, sinks) it becomes an object keyed by field name.
+ * Rows coming in from the program are checked and converted by row-input.ts.
  */
 import type { DataType, StructType } from './data-types.js';
 
@@ -35,48 +36,6 @@ export function toExternal(value: unknown, t: DataType): unknown {
             [...(value as Map<unknown, unknown>)].map(([k, v]) => [k, toExternal(v, t.valueType)]),
           )
         : value;
-    default:
-      return value;
-  }
-}
-
-/** Converts a user-facing object to an engine row of `schema` (missing fields become null). */
-export function fromRowObject(obj: RowObject, schema: StructType): Row {
-  return rowObjectConverter(schema)(obj);
-}
-
-/**
- * A converter from user-facing objects to engine rows of `schema`, built once: for a schema of atomic
- * columns it copies values by name in a plain loop, the cost of feeding millions of rows.
- */
-export function rowObjectConverter(schema: StructType): (obj: RowObject) => Row {
-  const fields = schema.fields;
-  const names = fields.map((f) => f.name);
-  const nested = fields.map((f) => needsConversion(f.dataType) || f.dataType.kind === 'map');
-  return (obj) => {
-    const row = new Array<unknown>(names.length);
-    for (let i = 0; i < names.length; i++) {
-      const v = obj[names[i]];
-      row[i] = v === undefined ? null : nested[i] ? toInternal(v, fields[i].dataType) : v;
-    }
-    return row;
-  };
-}
-
-/** Converts one user-facing value to its engine form (objects of struct type become arrays). */
-export function toInternal(value: unknown, t: DataType): unknown {
-  if (value === null || value === undefined) return null;
-  switch (t.kind) {
-    case 'struct':
-      return Array.isArray(value) ? value : fromRowObject(value as RowObject, t);
-    case 'array':
-      return needsConversion(t.elementType)
-        ? (value as unknown[]).map((v) => toInternal(v, t.elementType))
-        : value;
-    case 'map': {
-      const entries = value instanceof Map ? [...value] : Object.entries(value as object);
-      return new Map(entries.map(([k, v]) => [k, toInternal(v, t.valueType)]));
-    }
     default:
       return value;
   }

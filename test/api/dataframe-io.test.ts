@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { col, SluiceSession, sum } from '../../core/index.js';
+import { AnalysisError, col, SluiceSession, sum } from '../../core/index.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const rows = [
@@ -79,6 +79,50 @@ describe('reading and writing files', () => {
     expect(await session.read.schema('value STRING').json(dir).count()).toBe(1);
     await df.write.mode('ignore').json(dir);
     expect(await session.read.schema('value STRING').json(dir).count()).toBe(1);
+  });
+
+  it('refuses to overwrite the files the query reads, before deleting anything', async () => {
+    const session = new SluiceSession();
+    const root = tempDir();
+    const dir = path.join(root, 'events');
+    await session.createDataFrame([{ value: 'a' }], 'value STRING').write.json(dir);
+    const input = session.read.schema('value STRING').json(dir);
+    const targets = [dir, `${dir}/`, root, path.join(path.relative(process.cwd(), root), 'events')];
+    for (const target of targets) {
+      for (const df of [input, input.filter(col('value').isNotNull()).union(input)]) {
+        const written = df.write.mode('overwrite').json(target);
+        await expect(written).rejects.toThrow(AnalysisError);
+        await expect(written).rejects.toThrow(
+          `Cannot overwrite ${path.resolve(target)}: the query reads ${dir}`,
+        );
+      }
+    }
+    expect(await input.collect()).toEqual([{ value: 'a' }]);
+  });
+
+  it('refuses to overwrite a Delta table the query reads with plain files', async () => {
+    const session = new SluiceSession();
+    const table = path.join(tempDir(), 'table');
+    await session
+      .createDataFrame([{ value: 'a' }], 'value STRING')
+      .write.format('delta')
+      .save(table);
+    const input = await session.read.delta(table);
+    await expect(input.write.mode('overwrite').parquet(table)).rejects.toThrow(
+      `Cannot overwrite ${table}: the query reads ${table}`,
+    );
+    expect(await (await session.read.delta(table)).collect()).toEqual([{ value: 'a' }]);
+  });
+
+  it('overwrites a directory the query does not read, even one whose name extends the input', async () => {
+    const session = new SluiceSession();
+    const dir = path.join(tempDir(), 'events');
+    await session.createDataFrame([{ value: 'a' }], 'value STRING').write.json(dir);
+    const input = session.read.schema('value STRING').json(dir);
+    await input.write.mode('overwrite').json(`${dir}-copy`);
+    expect(await session.read.schema('value STRING').json(`${dir}-copy`).collect()).toEqual([
+      { value: 'a' },
+    ]);
   });
 
   it('names a missing path and an unknown format', () => {

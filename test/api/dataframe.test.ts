@@ -18,6 +18,7 @@ import {
   sum,
   window,
 } from '../../core/index.js';
+import { typeName } from '../../core/types/data-types.js';
 
 const session = new SluiceSession();
 
@@ -168,6 +169,43 @@ describe('union', () => {
     expect(() => df.union(df.select('b', 'a'))).toThrow(
       /union column 1 \('a'\) is integer on one side and string/,
     );
+  });
+
+  it('widens int with bigint to bigint and int with double to double, on either side', async () => {
+    const ints = session.createDataFrame([{ n: 1, x: 2 }], 'n INT, x INT');
+    const wide = session.createDataFrame([{ n: 2 ** 40, x: 0.5 }], 'n BIGINT, x DOUBLE');
+    for (const [out, rows] of [
+      [
+        ints.union(wide),
+        [
+          { n: 1, x: 2 },
+          { n: 2 ** 40, x: 0.5 },
+        ],
+      ],
+      [
+        wide.union(ints),
+        [
+          { n: 2 ** 40, x: 0.5 },
+          { n: 1, x: 2 },
+        ],
+      ],
+    ] as const) {
+      expect(out.schema.fields.map((f) => typeName(f.dataType))).toEqual(['long', 'double']);
+      expect(await out.collect()).toEqual(rows);
+    }
+  });
+
+  it('widens a date with a timestamp to the timestamp of its midnight, and NULL to the other type', async () => {
+    const dates = session
+      .createDataFrame([{ t: 1 }], 't DATE')
+      .select(lit(null).alias('v'), col('t'));
+    const stamps = session.createDataFrame([{ t: at(12, 30), v: 'x' }], 'v STRING, t TIMESTAMP');
+    const out = dates.union(stamps);
+    expect(out.schema.fields.map((f) => typeName(f.dataType))).toEqual(['string', 'timestamp']);
+    expect(await out.collect()).toEqual([
+      { v: null, t: Date.UTC(1970, 0, 2) * 1000 },
+      { v: 'x', t: at(12, 30) },
+    ]);
   });
 });
 
@@ -505,5 +543,26 @@ describe('errors at the transformation that causes them', () => {
 
   it('an invalid row given to createDataFrame names its position', () => {
     expect(() => session.createDataFrame([1 as never], 'a INT')).toThrow(/row 0 is not an object/);
+  });
+
+  it('a value of the wrong type given to createDataFrame names its row and column, so it never computes a wrong result', () => {
+    expect(() => session.createDataFrame([{ a: 1 }, { a: 'abc' }], 'a INT')).toThrow(
+      /createDataFrame: row 1, column 'a' expects an integer .* the string "abc"/,
+    );
+    expect(() => session.createDataFrame([{ ts: '2026-01-01 10:00:00' }], 'ts TIMESTAMP')).toThrow(
+      /row 0, column 'ts' expects a timestamp/,
+    );
+  });
+
+  it('createDataFrame takes a Date for timestamp and date columns', async () => {
+    const when = new Date(Date.UTC(2026, 0, 1, 10, 4));
+    const rows = session.createDataFrame([{ ts: when, day: when }], 'ts TIMESTAMP, day DATE');
+    const windows = rows.groupBy(window(col('ts'), '10 minutes')).count();
+    expect(await windows.collect()).toEqual([
+      { window: { start: at(10, 0), end: at(10, 10) }, count: 1 },
+    ]);
+    expect(await rows.select(col('day').cast('string').alias('d')).collect()).toEqual([
+      { d: '2026-01-01' },
+    ]);
   });
 });

@@ -192,4 +192,18 @@ describe('Kafka source options', () => {
       'batch',
     );
   });
+
+  it('bound each call to the cluster by kafka.default.api.timeout.ms, 30 s unless given', () => {
+    expect(options({ subscribe: 't' }).apiTimeoutMs).toBe(30_000);
+    expect(options({ subscribe: 't', 'kafka.default.api.timeout.ms': '1500' }).apiTimeoutMs).toBe(
+      1500,
+    );
+    expect(
+      options({ subscribe: 't', 'kafka.default.api.timeout.ms': 900 }, 'batch').apiTimeoutMs,
+    ).toBe(900);
+    invalid(
+      { subscribe: 't', 'kafka.default.api.timeout.ms': '0' },
+      "Invalid option kafka.default.api.timeout.ms='0'",
+    );
+  });
 });

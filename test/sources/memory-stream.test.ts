@@ -78,4 +78,23 @@ describe('MemoryStream', () => {
     );
     expect(await stream.latestOffset(undefined)).toBe(1);
   });
+
+  it('refuses a value of the wrong type, naming the row and the column, and adds none of the call', async () => {
+    const stream = new MemoryStream(schema, 'clicks');
+    expect(() =>
+      stream.addData([
+        { id: 1, name: 'a' },
+        { id: '2', name: 'b' },
+      ]),
+    ).toThrow(
+      /MemoryStream\[clicks\]\.addData: row 1, column 'id' expects an integer .* the string "2"/,
+    );
+    expect(await stream.latestOffset(undefined)).toBeUndefined();
+  });
+
+  it('takes a Date for a timestamp column, as microseconds since the epoch', async () => {
+    const stream = new MemoryStream(parseSchema('ts TIMESTAMP'));
+    stream.addData([{ ts: new Date(Date.UTC(2026, 0, 1, 10)) }]);
+    expect(await stream.getBatch(undefined, 1)).toEqual([[Date.UTC(2026, 0, 1, 10) * 1000]]);
+  });
 });

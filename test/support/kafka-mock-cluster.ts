@@ -23,7 +23,14 @@ declare module 'vitest' {
 export interface KafkaMockCluster {
   /** `127.0.0.1:<port>,127.0.0.1:<port>,127.0.0.1:<port>`. */
   readonly bootstrapServers: string;
-  /** Stops the cluster; safe to call once. */
+  /**
+   * Freezes every broker (SIGSTOP of kcat): connections stay open and requests go unanswered, as with
+   * a broker that hangs. Only for a cluster a test started itself: the run's shared one serves others.
+   */
+  freeze(): void;
+  /** Lets frozen brokers run again (SIGCONT). */
+  thaw(): void;
+  /** Stops the cluster (thawed first); safe to call once. */
   stop(): Promise<void>;
 }
 
@@ -53,8 +60,11 @@ export async function startKafkaMockCluster(): Promise<KafkaMockCluster> {
   child.stderr!.resume();
   return {
     bootstrapServers: address,
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
     stop: async () => {
       process.off('exit', killOnExit);
+      child.kill('SIGCONT');
       await stop(child);
     },
   };
