@@ -152,6 +152,30 @@ describe('streaming aggregation in update and complete modes', () => {
   });
 });
 
+describe('complete mode ignores the watermark', () => {
+  it('keeps counting rows of windows the watermark has passed, since complete mode never evicts state', async () => {
+    const session = new SluiceSession();
+    const { events, counts } = windowedCounts(session, '5 minutes');
+    const query = await counts.writeStream
+      .outputMode('complete')
+      .format('memory')
+      .queryName('late-in-complete')
+      .start();
+    events.addData([{ ts: at('10:01:00'), category: 'books', user: 'u1' }]);
+    await query.processAllAvailable();
+    events.addData([{ ts: at('11:00:00'), category: 'books', user: 'u2' }]);
+    await query.processAllAvailable(); // the watermark is now 10:55, far past [10:00, 10:10)
+    events.addData([{ ts: at('10:02:00'), category: 'books', user: 'late' }]);
+    await query.processAllAvailable();
+    expect(sorted(await session.table('late-in-complete').collect())).toEqual([
+      '10:00 books 2',
+      '11:00 books 1',
+    ]);
+    expect(query.recentProgress.reduce((n, p) => n + p.lateRowsDropped, 0)).toBe(0);
+    await query.stop();
+  });
+});
+
 describe('output mode rules are checked when the query starts', () => {
   it('refuses append mode for an aggregation without watermark, naming the operator and the mode', async () => {
     const session = new SluiceSession();
