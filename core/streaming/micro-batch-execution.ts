@@ -379,12 +379,16 @@ export class MicroBatchExecution {
   ): CommitRecord {
     const eventTimeMax: Record<string, number> = { ...(head?.eventTimeMax ?? {}) };
     for (const [id, t] of batchMax) eventTimeMax[id] = Math.max(eventTimeMax[id] ?? -Infinity, t);
-    const candidates = this.physical.watermarks
-      .filter((w) => eventTimeMax[w.watermarkId] !== undefined)
-      .map((w) => eventTimeMax[w.watermarkId] - w.delayMicros);
+    const watermarks = this.physical.watermarks;
+    const seenData = watermarks.some((w) => eventTimeMax[w.watermarkId] !== undefined);
+    // The global watermark is the minimum over the watermarked inputs, and never moves back. As in
+    // Spark, an input that has seen no data counts as 0 (the epoch): until every input has data,
+    // no window closes on the strength of the others.
+    const candidates = watermarks.map((w) =>
+      eventTimeMax[w.watermarkId] === undefined ? 0 : eventTimeMax[w.watermarkId] - w.delayMicros,
+    );
     const current = intent.watermarkMicros;
-    // The global watermark is the minimum over the watermarked inputs that have seen data, and never moves back.
-    const proposed = candidates.length > 0 ? Math.min(...candidates) : null;
+    const proposed = seenData ? Math.min(...candidates) : null;
     const nextWatermarkMicros =
       proposed === null ? current : Math.max(proposed, current ?? -Infinity);
     return {

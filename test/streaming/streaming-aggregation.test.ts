@@ -152,6 +152,37 @@ describe('streaming aggregation in update and complete modes', () => {
   });
 });
 
+describe('the watermark of several watermarked inputs', () => {
+  it('stays at the epoch while one input has no data yet, so no window closes early', async () => {
+    const session = new SluiceSession();
+    const left = session.memoryStream(clickSchema, 'left');
+    const right = session.memoryStream(clickSchema, 'right');
+    const counts = session.readStream
+      .memory(left)
+      .withWatermark('ts', '0 seconds')
+      .union(session.readStream.memory(right).withWatermark('ts', '0 seconds'))
+      .groupBy(window(col('ts'), '10 minutes'), col('category'))
+      .agg(count().alias('n'));
+    const query = await counts.writeStream
+      .outputMode('append')
+      .format('memory')
+      .queryName('two-inputs')
+      .start();
+    left.addData([
+      { ts: at('10:01:00'), category: 'books', user: 'u1' },
+      { ts: at('10:12:00'), category: 'books', user: 'u2' },
+    ]);
+    await query.processAllAvailable();
+    expect(await session.table('two-inputs').collect()).toEqual([]);
+    expect(query.lastProgress!.eventTime.watermark).toBe('1970-01-01 00:00:00');
+
+    right.addData([{ ts: at('10:15:00'), category: 'games', user: 'u3' }]);
+    await query.processAllAvailable(); // watermark min(10:12, 10:15) = 10:12 closes [10:00, 10:10)
+    expect(sorted(await session.table('two-inputs').collect())).toEqual(['10:00 books 1']);
+    await query.stop();
+  });
+});
+
 describe('complete mode ignores the watermark', () => {
   it('keeps counting rows of windows the watermark has passed, since complete mode never evicts state', async () => {
     const session = new SluiceSession();
