@@ -20,6 +20,7 @@ import {
   typeName,
 } from '../types/data-types.js';
 import { joinScope } from './join-scope.js';
+import { withoutNullWindowTimes } from './null-window-time-filter.js';
 import { planScope } from './plan-scope.js';
 import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './logical-plan.js';
 
@@ -48,7 +49,7 @@ export function project(input: LogicalPlan, exprs: readonly Expression[]): Logic
   return {
     kind: 'project',
     id: newPlanId(),
-    input,
+    input: withoutNullWindowTimes(input, expanded),
     exprs: expanded,
     generatorIndex,
     schema: struct(fields),
@@ -112,7 +113,7 @@ export function filter(input: LogicalPlan, condition: Expression): LogicalPlan {
   return {
     kind: 'filter',
     id: newPlanId(),
-    input,
+    input: withoutNullWindowTimes(input, [condition]),
     condition,
     schema: input.schema,
     isStreaming: input.isStreaming,
@@ -149,7 +150,7 @@ export function aggregate(
   return {
     kind: 'aggregate',
     id: newPlanId(),
-    input,
+    input: withoutNullWindowTimes(input, [...groupBy, ...aggregates]),
     groupBy,
     aggregates,
     schema: struct([...keyFields, ...aggFields]),

@@ -330,6 +330,32 @@ describe('window() in groupBy', () => {
   });
 });
 
+describe('window() over a null time', () => {
+  const events = session.createDataFrame(
+    [
+      { t: at(10, 1), k: 'a' },
+      { t: null, k: 'b' },
+    ],
+    't TIMESTAMP, k STRING',
+  );
+  const tenMinutes = { start: at(10, 0), end: at(10, 10) };
+
+  it('drops the row in a select, for a tumbling window', async () => {
+    const out = await events.select(window('t', '10 minutes'), col('k')).collect();
+    expect(out).toEqual([{ window: tenMinutes, k: 'a' }]);
+  });
+
+  it('drops the row in a groupBy without a watermark, rather than making a null window', async () => {
+    const out = await events.groupBy(window('t', '10 minutes')).agg(count().alias('n')).collect();
+    expect(out).toEqual([{ window: tenMinutes, n: 1 }]);
+  });
+
+  it('drops the row in a filter on the window', async () => {
+    const out = await events.where(window('t', '10 minutes').getField('start').isNull()).collect();
+    expect(out).toEqual([]);
+  });
+});
+
 describe('orderBy and limit', () => {
   it('sorts ascending with nulls first by default', async () => {
     expect((await df.orderBy('a').collect()).map((r) => r.a)).toEqual([null, 1, 2, 2]);
