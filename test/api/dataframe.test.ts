@@ -330,6 +330,43 @@ describe('window() in groupBy', () => {
   });
 });
 
+describe('window() parameters, as Spark takes them', () => {
+  const events = session.createDataFrame([{ t: at(10, 1) }], 't TIMESTAMP');
+  const windowOf = async (w: ReturnType<typeof window>) =>
+    (await events.select(w.alias('w')).collect()).map((r) => r.w);
+
+  it('takes a startTime of zero as no shift', async () => {
+    expect(await windowOf(window('t', '10 minutes', undefined, '0 second'))).toEqual([
+      { start: at(10, 0), end: at(10, 10) },
+    ]);
+  });
+
+  it('takes a negative startTime shorter than the slide, shifting the boundaries back', async () => {
+    expect(await windowOf(window('t', '10 minutes', undefined, '-2 minutes'))).toEqual([
+      { start: at(9, 58), end: at(10, 8) },
+    ]);
+    expect(() => window('t', '10 minutes', '5 minutes', '-5 minutes')).toThrow(
+      /window startTime '-5 minutes' must be shorter than the slide '5 minutes'/,
+    );
+  });
+
+  it("takes Spark's quoted SQL interval literals", async () => {
+    expect(await windowOf(window('t', "INTERVAL '10' MINUTE"))).toEqual([
+      { start: at(10, 0), end: at(10, 10) },
+    ]);
+    expect(await windowOf(window('t', "INTERVAL '0:10' HOUR TO MINUTE"))).toEqual([
+      { start: at(10, 0), end: at(10, 10) },
+    ]);
+  });
+
+  it('refuses months and years in a window, as Spark does, naming the argument', () => {
+    expect(() => window('t', '1 month')).toThrow(
+      /Invalid window duration '1 month': months and years have no fixed length/,
+    );
+    expect(() => window('t', '30 days', "INTERVAL '1' YEAR")).toThrow(/Invalid window slide/);
+  });
+});
+
 describe('window() over a null time', () => {
   const events = session.createDataFrame(
     [

@@ -183,6 +183,41 @@ describe('the watermark of several watermarked inputs', () => {
   });
 });
 
+describe('watermark delays', () => {
+  async function watermarkAfterOneEvent(delay: string): Promise<string | undefined> {
+    const session = new SluiceSession();
+    const { events, counts } = windowedCounts(session, delay);
+    const query = await counts.writeStream
+      .outputMode('update')
+      .format('memory')
+      .queryName('wd')
+      .start();
+    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u1' }]);
+    await query.processAllAvailable();
+    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u2' }]);
+    await query.processAllAvailable();
+    await query.stop();
+    return query.lastProgress!.eventTime.watermark;
+  }
+
+  it('takes a month as 31 days, as Spark does', async () => {
+    expect(await watermarkAfterOneEvent('1 month')).toBe('2025-12-01 10:00:00');
+  });
+
+  it("takes Spark's quoted SQL interval literals", async () => {
+    expect(await watermarkAfterOneEvent("INTERVAL '1:30' HOUR TO MINUTE")).toBe(
+      '2026-01-01 08:30:00',
+    );
+  });
+
+  it('refuses a negative delay, naming the column', () => {
+    const session = new SluiceSession();
+    expect(() => windowedCounts(session, '-5 minutes')).toThrow(
+      /Invalid watermark delay '-5 minutes' for column 'ts'/,
+    );
+  });
+});
+
 describe('complete mode ignores the watermark', () => {
   it('keeps counting rows of windows the watermark has passed, since complete mode never evicts state', async () => {
     const session = new SluiceSession();
