@@ -6,7 +6,7 @@
 import { AnalysisError } from '../errors.js';
 import { bindAggregate } from '../expr/aggregate-functions.js';
 import { bindExpression } from '../expr/binder.js';
-import type { Expression } from '../expr/expression.js';
+import type { Expression, TimeWindowExpression } from '../expr/expression.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import { schemaScope, type Scope } from '../expr/scope.js';
@@ -32,14 +32,18 @@ export function project(input: LogicalPlan, exprs: readonly Expression[]): Logic
   let generatorIndex: number | undefined;
   expanded.forEach((e, i) => {
     const inner = e.kind === 'alias' ? e.child : e;
-    if (inner.kind === 'explode') {
+    if (inner.kind === 'explode' || (inner.kind === 'window' && !isTumbling(inner))) {
       if (generatorIndex !== undefined) {
         throw new AnalysisError(
-          'Only one explode() is allowed per select; split it into two selects.',
+          'Only one explode() or sliding window() is allowed per select (each multiplies rows); split it into two selects.',
         );
       }
       generatorIndex = i;
-      fields.push(...generatorFields(inner.child, scope, e.kind === 'alias' ? e.name : undefined));
+      fields.push(
+        ...(inner.kind === 'explode'
+          ? generatorFields(inner.child, scope, e.kind === 'alias' ? e.name : undefined)
+          : [slidingWindowField(e, inner, scope)]),
+      );
       return;
     }
     rejectNested(inner, 'select');
@@ -62,6 +66,22 @@ function generatorFields(child: Expression, scope: Scope, alias?: string): Struc
   if (t.kind === 'array') return [field(alias ?? 'col', t.elementType, true)];
   if (t.kind === 'map') return [field('key', t.keyType, false), field('value', t.valueType, true)];
   throw new AnalysisError(`explode() needs an array or map column, got ${typeName(t)}.`);
+}
+
+/**
+ * The output field of a sliding window (named for `e`, the window or its alias): it is a
+ * generator, so it cannot be bound as one value per row.
+ */
+function slidingWindowField(
+  e: Expression,
+  window: TimeWindowExpression,
+  scope: Scope,
+): StructField {
+  const time = bindExpression(window.timeColumn, scope);
+  if (time.dataType.kind !== 'timestamp') {
+    throw new AnalysisError(`window() needs a timestamp column, got ${typeName(time.dataType)}.`);
+  }
+  return field(expressionName(e), windowStructType(time.metadata), true, time.metadata);
 }
 
 function expandStar(e: Expression, schema: StructType): Expression[] {
@@ -130,10 +150,7 @@ export function aggregate(
   const keyFields = groupBy.map((e) => {
     rejectNested(e, 'groupBy');
     const inner = e.kind === 'alias' ? e.child : e;
-    if (inner.kind === 'window' && !isTumbling(inner)) {
-      const time = bindExpression(inner.timeColumn, scope);
-      return field(expressionName(e), windowStructType(time.metadata), true, time.metadata);
-    }
+    if (inner.kind === 'window' && !isTumbling(inner)) return slidingWindowField(e, inner, scope);
     const bound = bindExpression(e, scope);
     return field(expressionName(e), bound.dataType, bound.nullable, bound.metadata);
   });

@@ -367,6 +367,47 @@ describe('window() parameters, as Spark takes them', () => {
   });
 });
 
+describe('a sliding window() in a select', () => {
+  const events = session.createDataFrame(
+    [
+      { t: at(10, 7), k: 'a' },
+      { t: at(10, 12), k: 'b' },
+    ],
+    't TIMESTAMP, k STRING',
+  );
+  const w = (h: number, m: number) => ({ start: at(h, m), end: at(h, m) + 10 * 60_000_000 });
+
+  it('gives one row per window the time falls in, earliest first', async () => {
+    const out = await events.select(col('k'), window('t', '10 minutes', '5 minutes')).collect();
+    expect(out).toEqual([
+      { k: 'a', window: w(10, 0) },
+      { k: 'a', window: w(10, 5) },
+      { k: 'b', window: w(10, 5) },
+      { k: 'b', window: w(10, 10) },
+    ]);
+  });
+
+  it('can be grouped on after the select, under its alias', async () => {
+    const out = await events
+      .select(window('t', '10 minutes', '5 minutes').alias('w'))
+      .groupBy('w')
+      .agg(count().alias('n'))
+      .orderBy('w')
+      .collect();
+    expect(out).toEqual([
+      { w: w(10, 0), n: 1 },
+      { w: w(10, 5), n: 2 },
+      { w: w(10, 10), n: 1 },
+    ]);
+  });
+
+  it('refuses a second generator in the same select', () => {
+    expect(() =>
+      events.select(window('t', '10 minutes', '5 minutes'), window('t', '4 minutes', '2 minutes')),
+    ).toThrow(/Only one explode\(\) or sliding window\(\) is allowed per select/);
+  });
+});
+
 describe('window() over a null time', () => {
   const events = session.createDataFrame(
     [
@@ -476,7 +517,9 @@ describe('explode and explode_outer', () => {
     expect(() => nested.select(explode('id'))).toThrow(
       /explode\(\) needs an array or map column, got integer/,
     );
-    expect(() => nested.select(explode('xs'), explode('xs'))).toThrow(/Only one explode/);
+    expect(() => nested.select(explode('xs'), explode('xs'))).toThrow(
+      /Only one explode\(\) or sliding window\(\)/,
+    );
     expect(() => nested.filter(explode('xs').isNull())).toThrow(
       /explode\(\) must be a top-level expression/,
     );
