@@ -118,6 +118,7 @@ export class StreamingQuery {
   }
 
   private async loop(): Promise<void> {
+    if (this.trigger.kind === 'availableNow') await this.execution.prepareForAvailableNow();
     const backfill =
       this.trigger.kind === 'availableNow' ? await this.execution.backlog() : undefined;
     while (!this.stopped) {
@@ -147,7 +148,7 @@ export class StreamingQuery {
    * writeStream owns its checkpoint, so finding another writer is an error.
    */
   private async committedBatch(): Promise<StreamingQueryProgress | undefined> {
-    const outcome = await this.execution.runNextBatch();
+    const outcome = await this.execution.runNextBatch(Infinity, this.trigger.kind === 'once');
     switch (outcome.kind) {
       case 'committed':
         if ((outcome.progress.batchId + 1) % MAINTENANCE_INTERVAL === 0)
