@@ -21,6 +21,11 @@ import {
 } from '../types/data-types.js';
 import { joinScope } from './join-scope.js';
 import { withoutNullWindowTimes } from './null-window-time-filter.js';
+import {
+  EXPANDED_WINDOW_COLUMN,
+  readingExpandedWindow,
+  slidingWindowToExpand,
+} from './sliding-window-rows.js';
 import { planScope } from './plan-scope.js';
 import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './logical-plan.js';
 
@@ -28,6 +33,15 @@ import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './lo
 export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
   const scope = planScope(input);
   const expanded = exprs.flatMap((e) => expandStar(e, input.schema));
+  const toExpand = slidingWindowToExpand(expanded);
+  if (toExpand) {
+    const passThrough = input.schema.fields.map((_, i) => columnAt(input.schema, i));
+    const windowRows = project(input, [
+      ...passThrough,
+      { kind: 'alias', name: EXPANDED_WINDOW_COLUMN, child: toExpand },
+    ]);
+    return project(windowRows, readingExpandedWindow(expanded, toExpand));
+  }
   const fields: StructField[] = [];
   let generatorIndex: number | undefined;
   expanded.forEach((e, i) => {
@@ -35,7 +49,7 @@ export function project(input: LogicalPlan, exprs: readonly Expression[]): Logic
     if (inner.kind === 'explode' || (inner.kind === 'window' && !isTumbling(inner))) {
       if (generatorIndex !== undefined) {
         throw new AnalysisError(
-          'Only one explode() or sliding window() is allowed per select (each multiplies rows); split it into two selects.',
+          'Only one explode() is allowed per select; split it into two selects.',
         );
       }
       generatorIndex = i;
