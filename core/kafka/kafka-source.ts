@@ -12,9 +12,10 @@
  *   already removed some of it, that is data loss, as Spark reports it).
  * - Planning admits at most maxOffsetsPerTrigger offsets, split by lag, and holds a batch back while
  *   fewer than minOffsetsPerTrigger are pending and maxTriggerDelay has not passed since the last
- *   committed batch (offset-admission.ts). A once trigger admits everything; an availableNow run
- *   reads up to the latest offsets of when it started, within maxOffsetsPerTrigger. Both depend only on the cluster's offsets and the
- *   intents' timestamps, so every attempt and every invocation decides alike.
+ *   committed batch (offset-admission.ts). Both depend only on the cluster's offsets and the
+ *   intents' timestamps, so every attempt and every invocation decides alike. A once trigger admits
+ *   everything; an availableNow run reads up to the latest offsets of when it started, within
+ *   maxOffsetsPerTrigger.
  * - Lost data (retention, recreated topics, vanished partitions) fails the batch when failOnDataLoss,
  *   else is skipped and counted in the batch's progress as `lostOffsets`.
  * - With kafka.group.id, each committed batch's end offsets are copied to that consumer group for
