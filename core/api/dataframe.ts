@@ -10,7 +10,7 @@ import type { Expression } from '../expr/expression.js';
 import { type JoinType, type LogicalPlan } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
 import { type StructType, treeString } from '../types/data-types.js';
-import { parseDuration } from '../types/duration.js';
+import { intervalMicros, parseInterval } from '../types/interval.js';
 import { toRowObject, type RowObject } from '../types/row.js';
 import { Column, columnOrName, columnRef, type SortColumn } from './column.js';
 import { DataFrameWriter } from './dataframe-writer.js';
@@ -143,11 +143,17 @@ export class DataFrame {
   /**
    * Declares `column` as event time with a lateness bound: the watermark is the max event time seen
    * minus `delay`; stateful operators drop rows older than it and emit windows it has closed.
+   * `delay` is an interval string ('10 minutes', "INTERVAL '1' HOUR", '1 month': a month counts 31
+   * days, as in Spark).
    */
   withWatermark(column: string, delay: string): DataFrame {
-    return this.with(
-      build.watermark(this.plan, column, parseDuration(delay, 'watermark delay', true)),
-    );
+    const delayMicros = intervalMicros(parseInterval(delay, 'watermark delay'));
+    if (delayMicros < 0) {
+      throw new InvalidOptionError(
+        `Invalid watermark delay '${delay}' for column '${column}': the delay must not be negative.`,
+      );
+    }
+    return this.with(build.watermark(this.plan, column, delayMicros));
   }
 
   /** Sorts by columns (ascending unless given `col(x).desc()`). */

@@ -5,7 +5,7 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import type { AggregateFunctionName, Expression } from '../expr/expression.js';
-import { parseDuration } from '../types/duration.js';
+import { parseDuration, parseFixedInterval } from '../types/duration.js';
 import { Column, type ColumnLike, columnOrName, columnRef, toExpr } from './column.js';
 import { toLiteral } from './literal.js';
 
@@ -107,7 +107,9 @@ function aggregate(
 
 /**
  * Event-time windows over a timestamp column, with Spark's boundaries: `window(col('ts'), '10 minutes')`
- * is a tumbling window; with a `slide` it is sliding; `startTime` shifts the boundaries.
+ * is a tumbling window; with a `slide` it is sliding; `startTime` shifts the boundaries (either sign,
+ * shorter than the slide). Durations are interval strings without months or years, as in Spark
+ * ('10 minutes', "INTERVAL '1:30' HOUR TO MINUTE").
  * The column it produces is `struct<start: timestamp, end: timestamp>`.
  */
 export function window(
@@ -123,9 +125,13 @@ export function window(
       `window slide '${slideDuration}' is longer than the window duration '${windowDuration}'; rows would fall in no window.`,
     );
   }
-  const startMicros = startTime ? parseDuration(startTime, 'window startTime') : 0;
-  if (startMicros >= slideMicros) {
-    throw new InvalidOptionError(`window startTime '${startTime}' must be shorter than the slide.`);
+  // Spark takes a start of either sign whose absolute value is less than the slide: '-2 minutes'
+  // with a 5-minute slide gives the same boundaries as '3 minutes'.
+  const startMicros = startTime ? parseFixedInterval(startTime, 'window startTime') : 0;
+  if (Math.abs(startMicros) >= slideMicros) {
+    throw new InvalidOptionError(
+      `window startTime '${startTime}' must be shorter than the slide '${slideDuration ?? windowDuration}' (its absolute value, when negative).`,
+    );
   }
   return new Column({
     kind: 'window',

@@ -14,6 +14,8 @@
  *               still admitted), checking each commit on the way (change-commits.ts; schema and
  *               protocol changes fail the stream, since its schema was fixed when it was defined).
  *   4. end      the position after the last admitted file; the start itself when nothing is new.
+ * A once trigger admits every file; an availableNow run stops at the position after the last file
+ * the log had when it started.
  * A batch (`getBatch`) reads the files between its two offsets, with the table's schema; commits and
  * the initial snapshot's file list are cached until the batches past them commit.
  */
@@ -21,7 +23,7 @@ import { CheckpointError, DeltaTableError, InvalidOptionError, SourceError } fro
 import { sameType, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import type { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
-import type { Offset, Source, SourceContext } from '../sources/source.js';
+import type { Offset, PlanningContext, Source, SourceContext } from '../sources/source.js';
 import { type ChangeCommitOptions, streamedAdds } from './change-commits.js';
 import { DELTA_READER_VERSION, type MetadataAction } from './delta-actions.js';
 import type { DeltaLog } from './delta-log.js';
@@ -57,6 +59,8 @@ export class DeltaStreamSource implements Source {
   /** Streamed files of each commit read, by version. */
   private readonly commits = new Map<number, StreamFile[]>();
   private initialFiles: { version: number; files: StreamFile[] } | undefined;
+  /** In an availableNow run, the position after the last file the log had when it started. */
+  private availableNowEnd: DeltaSourceOffset | undefined;
 
   /**
    * A stream over the table of `log`, whose schema and partitioning are those of `defined` (the
@@ -94,12 +98,15 @@ export class DeltaStreamSource implements Source {
     this.initial = initialDeltaOffset(context.metadataStore, this.description);
   }
 
-  async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
+  async latestOffset(
+    start: Offset | undefined,
+    context?: PlanningContext,
+  ): Promise<Offset | undefined> {
     const from = start === undefined ? await this.startOffset() : this.offset(start);
-    let files = this.maxFiles;
-    let bytes = this.maxBytes;
+    let files = context?.readAllAvailable ? Infinity : this.maxFiles;
+    let bytes = context?.readAllAvailable ? Infinity : this.maxBytes;
     let end: DeltaSourceOffset | undefined;
-    await this.walk(from, (file, after) => {
+    await this.walkAvailable(from, (file, after) => {
       files -= 1;
       bytes -= file.add.size;
       end = after;
@@ -128,10 +135,20 @@ export class DeltaStreamSource implements Source {
     return readDataFiles(this.log.store, this.layout, files);
   }
 
+  /** availableNow: the run reads up to the position after the last file the log has now. */
+  async prepareForAvailableNow(start: Offset | undefined): Promise<void> {
+    let end = start === undefined ? await this.startOffset() : this.offset(start);
+    await this.walk(end, (_, after) => {
+      end = after;
+      return true;
+    });
+    this.availableNowEnd = end;
+  }
+
   async backlog(end: Offset | undefined): Promise<number> {
     let files = 0;
     const from = end === undefined ? await this.startOffset() : this.offset(end);
-    await this.walk(from, () => {
+    await this.walkAvailable(from, () => {
       files += 1;
       return true;
     });
@@ -179,6 +196,17 @@ export class DeltaStreamSource implements Source {
         if (!visit(files[i], after)) return;
       }
     }
+  }
+
+  /** `walk`, stopping at the end of an availableNow run. */
+  private async walkAvailable(
+    from: DeltaSourceOffset,
+    visit: (file: StreamFile, after: DeltaSourceOffset) => boolean,
+  ): Promise<void> {
+    const last = this.availableNowEnd;
+    if (last === undefined) return this.walk(from, visit);
+    if (sameOffset(from, last)) return;
+    await this.walk(from, (file, after) => visit(file, after) && !sameOffset(after, last));
   }
 
   /** The initial offset recorded in the checkpoint; on the first planning, resolved and recorded. */

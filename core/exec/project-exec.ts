@@ -1,10 +1,14 @@
 /**
- * Project: evaluates the select list per row; with an `explode`, one output row per element.
+ * Project: evaluates the select list per row; with a generator, one output row per element of an
+ * `explode`, or per window of a sliding `window()` (earliest first).
  * A row whose evaluation signals DropRow (DROPMALFORMED) is skipped and counted.
  */
 import { bindExpression } from '../expr/binder.js';
 import type { Evaluator } from '../expr/bound-expression.js';
 import { DropRow } from '../expr/drop-row.js';
+import type { ExplodeExpression, TimeWindowExpression } from '../expr/expression.js';
+import type { Scope } from '../expr/scope.js';
+import { windowsContaining } from '../expr/time-window.js';
 import { generatorOf, type Project } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
 import type { BatchClock } from '../expr/scope.js';
@@ -12,12 +16,10 @@ import type { Row } from '../types/row.js';
 import { count, type ExecutionContext } from './execution-context.js';
 import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 
-/** The bound `explode` of a select. */
+/** The bound generator of a select: where its columns go, and the values they take for a row. */
 interface Generator {
   readonly index: number;
-  readonly eval: Evaluator;
-  readonly outer: boolean;
-  readonly isMap: boolean;
+  readonly elements: (row: Row) => unknown[][];
 }
 
 /** Runs a Project node. */
@@ -34,17 +36,17 @@ export class ProjectExec implements PhysicalOperator {
   ) {
     const scope = { ...planScope(node.input), clock };
     this.structColumn = expandedStruct(node);
-    const explode = generatorOf(node);
+    const generator = generatorOf(node);
     this.evals = node.exprs.map((e, i) =>
       i === node.generatorIndex ? () => null : bindExpression(e, scope).eval,
     );
-    if (explode && node.generatorIndex !== undefined) {
-      const bound = bindExpression(explode.child, scope);
+    if (generator && node.generatorIndex !== undefined) {
       this.generator = {
         index: node.generatorIndex,
-        eval: bound.eval,
-        outer: explode.outer,
-        isMap: bound.dataType.kind === 'map',
+        elements:
+          generator.kind === 'explode'
+            ? explodedElements(generator, scope)
+            : windowElements(generator, scope),
       };
     }
   }
@@ -82,7 +84,7 @@ export class ProjectExec implements PhysicalOperator {
     let elements: unknown[][];
     try {
       base = this.evals.map((e) => e(row));
-      elements = this.elements(g.eval(row), g.isMap, g.outer);
+      elements = g.elements(row);
     } catch (e) {
       if (!(e instanceof DropRow)) throw e;
       count(ctx, e.reason);
@@ -91,15 +93,30 @@ export class ProjectExec implements PhysicalOperator {
     for (const element of elements)
       consume([...base.slice(0, g.index), ...element, ...base.slice(g.index + 1)]);
   }
+}
 
-  private elements(collection: unknown, isMap: boolean, outer: boolean): unknown[][] {
-    const empty = outer ? [isMap ? [null, null] : [null]] : [];
+/** An `explode`'s output columns per element (key and value for a map); `outer` keeps empty rows. */
+function explodedElements(e: ExplodeExpression, scope: Scope): (row: Row) => unknown[][] {
+  const bound = bindExpression(e.child, scope);
+  const isMap = bound.dataType.kind === 'map';
+  const empty = e.outer ? [isMap ? [null, null] : [null]] : [];
+  return (row) => {
+    const collection = bound.eval(row);
     if (collection === null) return empty;
     const items = isMap
       ? [...(collection as Map<unknown, unknown>)].map(([k, v]) => [k, v])
       : (collection as unknown[]).map((v) => [v]);
     return items.length === 0 ? empty : items;
-  }
+  };
+}
+
+/** A sliding window's one column per window containing the row's time (none for a null time). */
+function windowElements(w: TimeWindowExpression, scope: Scope): (row: Row) => unknown[][] {
+  const time = bindExpression(w.timeColumn, scope).eval;
+  return (row) => {
+    const t = time(row) as number | null;
+    return t === null ? [] : windowsContaining(t, w).map((window) => [window]);
+  };
 }
 
 /**

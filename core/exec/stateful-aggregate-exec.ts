@@ -3,6 +3,7 @@
  *
  * Per batch, with W the watermark in force (from earlier batches):
  * 1. drop late rows: rows whose group's event time (window end, or the key) is <= W; counted.
+ *    Not in complete mode: it keeps every group forever, so a late row still has its group (Spark).
  * 2. fold the remaining rows into their groups, loaded from state (copied, so the loaded version is
  *    never mutated) or new.
  * 3. emit by output mode: complete = every group; update = groups changed this batch;
@@ -44,15 +45,17 @@ export class StatefulAggregateExec implements PhysicalOperator {
     if (!streaming)
       throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
     const store = streaming.stateStore(this.operatorId);
-    const changed = this.fold(store, streaming.watermarkMicros, ctx);
+    const lateBefore = streaming.outputMode === 'complete' ? undefined : streaming.watermarkMicros;
+    const changed = this.fold(store, lateBefore, ctx);
     count(ctx, 'stateRowsUpdated', changed.size);
     for (const row of this.emit(store, changed, streaming, ctx)) consume(row);
     count(ctx, 'stateRowsTotal', store.size);
   }
 
+  /** Folds the batch's rows into their groups, dropping those whose event time is <= `lateBefore`. */
   private fold(
     store: StateStore,
-    watermark: number | undefined,
+    lateBefore: number | undefined,
     ctx: ExecutionContext,
   ): Map<string, Group> {
     const grouping = this.grouping;
@@ -63,9 +66,9 @@ export class StatefulAggregateExec implements PhysicalOperator {
     // One fold function for all rows (not a closure per row): the row it folds is `current`.
     let current: Row = [];
     const fold = (keyValues: unknown[]): void => {
-      if (watermark !== undefined) {
+      if (lateBefore !== undefined) {
         const t = grouping.eventTime(keyValues);
-        if (t !== undefined && t <= watermark) {
+        if (t !== undefined && t <= lateBefore) {
           late++;
           return;
         }

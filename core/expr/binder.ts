@@ -171,7 +171,7 @@ function bindTumblingWindow(
 ): BoundExpression {
   if (!isTumbling(e)) {
     throw new AnalysisError(
-      `A sliding window (slide ${e.slideMicros}µs, duration ${e.durationMicros}µs) gives several windows per row; use it as a groupBy key.`,
+      `A sliding window (slide ${e.slideMicros}µs, duration ${e.durationMicros}µs) gives several windows per row; use it in groupBy() or select() (one row per window), then refer to that column.`,
     );
   }
   const time = bindExpression(e.timeColumn, scope);

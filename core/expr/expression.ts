@@ -153,3 +153,40 @@ export function childrenOf(e: Expression): readonly Expression[] {
 export function containsExpression(e: Expression, predicate: (x: Expression) => boolean): boolean {
   return predicate(e) || childrenOf(e).some((c) => containsExpression(c, predicate));
 }
+
+/**
+ * `e` with every subexpression for which `replacement` returns an expression replaced by it
+ * (outermost first: a replaced subexpression is not searched further).
+ */
+export function replaceExpressions(
+  e: Expression,
+  replacement: (x: Expression) => Expression | undefined,
+): Expression {
+  const replaced = replacement(e);
+  if (replaced) return replaced;
+  const r = (x: Expression) => replaceExpressions(x, replacement);
+  switch (e.kind) {
+    case 'column':
+    case 'literal':
+      return e;
+    case 'alias':
+    case 'not':
+    case 'isNull':
+    case 'cast':
+    case 'explode':
+      return { ...e, child: r(e.child) };
+    case 'binary':
+      return { ...e, left: r(e.left), right: r(e.right) };
+    case 'caseWhen':
+      return {
+        ...e,
+        branches: e.branches.map((b) => ({ when: r(b.when), then: r(b.then) })),
+        ...(e.otherwise ? { otherwise: r(e.otherwise) } : {}),
+      };
+    case 'call':
+    case 'aggregate':
+      return { ...e, args: e.args.map(r) };
+    case 'window':
+      return { ...e, timeColumn: r(e.timeColumn) };
+  }
+}

@@ -13,7 +13,9 @@
  * - Planning admits at most maxOffsetsPerTrigger offsets, split by lag, and holds a batch back while
  *   fewer than minOffsetsPerTrigger are pending and maxTriggerDelay has not passed since the last
  *   committed batch (offset-admission.ts). Both depend only on the cluster's offsets and the
- *   intents' timestamps, so every attempt and every invocation decides alike.
+ *   intents' timestamps, so every attempt and every invocation decides alike. A once trigger admits
+ *   everything; an availableNow run reads up to the latest offsets of when it started, within
+ *   maxOffsetsPerTrigger.
  * - Lost data (retention, recreated topics, vanished partitions) fails the batch when failOnDataLoss,
  *   else is skipped and counted in the batch's progress as `lostOffsets`.
  * - With kafka.group.id, each committed batch's end offsets are copied to that consumer group for
@@ -71,6 +73,8 @@ export class KafkaSource implements Source {
   private readonly groupId: string | undefined;
   /** The last copy of a batch's end offsets (its JSON) to the consumer group, and why it failed. */
   private lastGroupCommit: { end: string; failure?: string } | undefined;
+  /** In an availableNow run, each partition's latest offset when it started; the run reads no further. */
+  private availableNowEnd: PartitionOffsets | undefined;
 
   constructor(
     private readonly options: KafkaSourceOptions,
@@ -101,10 +105,12 @@ export class KafkaSource implements Source {
     context?: PlanningContext,
   ): Promise<Offset | undefined> {
     const from = await this.startingAt(start);
-    const { partitions, pending } = await this.pendingOffsets(from);
-    this.latest = offsetsFrom(partitions.map((tp, i) => [tp, pending[i].latest] as const));
-    if (this.heldBack(pending, context)) return start;
-    const ends = admitOffsets(pending, this.options.maxOffsetsPerTrigger);
+    const { partitions, pending: available } = await this.pendingOffsets(from);
+    this.latest = offsetsFrom(partitions.map((tp, i) => [tp, available[i].latest] as const));
+    const pending = this.withinAvailableNow(partitions, available);
+    const readAll = context?.readAllAvailable === true;
+    if (!readAll && this.heldBack(pending, context)) return start;
+    const ends = admitOffsets(pending, readAll ? undefined : this.options.maxOffsetsPerTrigger);
     const end = offsetsFrom(partitions.map((tp, i) => [tp, ends[i]] as const));
     if (JSON.stringify(end) === JSON.stringify(from)) return start; // nothing new
     return end;
@@ -115,9 +121,21 @@ export class KafkaSource implements Source {
     return this.latest;
   }
 
+  /**
+   * availableNow: the run reads up to each partition's latest offset now, and nothing of partitions
+   * that appear later.
+   */
+  async prepareForAvailableNow(start: Offset | undefined): Promise<void> {
+    const { partitions, pending } = await this.pendingOffsets(await this.startingAt(start));
+    this.availableNowEnd = offsetsFrom(partitions.map((tp, i) => [tp, pending[i].latest] as const));
+  }
+
   /** The offsets available after `end`, over all partitions, ignoring admission limits. */
   async backlog(end: Offset | undefined): Promise<number> {
-    const { pending } = await this.pendingOffsets(await this.startingAt(end));
+    const { partitions, pending: available } = await this.pendingOffsets(
+      await this.startingAt(end),
+    );
+    const pending = this.withinAvailableNow(partitions, available);
     return pending.reduce((sum, p) => sum + Math.max(0, p.latest - p.start), 0);
   }
 
@@ -246,10 +264,27 @@ export class KafkaSource implements Source {
     return { partitions, pending };
   }
 
-  /** minOffsetsPerTrigger: too few pending offsets, and maxTriggerDelay not over since the last batch. */
+  /** The pending offsets an availableNow run may still read: none past its end (all outside one). */
+  private withinAvailableNow(
+    partitions: readonly TopicPartition[],
+    pending: readonly PendingOffsets[],
+  ): readonly PendingOffsets[] {
+    const end = this.availableNowEnd;
+    if (!end) return pending;
+    return pending.map((p, i) => {
+      const bound = offsetOf(end, partitions[i]) ?? p.start;
+      return { start: p.start, latest: Math.max(p.start, Math.min(p.latest, bound)) };
+    });
+  }
+
+  /**
+   * minOffsetsPerTrigger: too few pending offsets, and maxTriggerDelay not over since the last
+   * batch. Never in an availableNow run, which would otherwise stop with offsets left unread.
+   */
   private heldBack(pending: readonly PendingOffsets[], context: PlanningContext | undefined) {
     const { minOffsetsPerTrigger, maxTriggerDelayMs } = this.options;
-    if (minOffsetsPerTrigger === undefined || context === undefined) return false;
+    if (minOffsetsPerTrigger === undefined || context === undefined || this.availableNowEnd)
+      return false;
     return holdsBatchBack(
       pending,
       { minOffsets: minOffsetsPerTrigger, maxDelayMs: maxTriggerDelayMs },

@@ -3,7 +3,7 @@
  * schema (computed when the node is built, so a bad column name fails at the transformation that
  * mentions it, as in Spark) and whether it reads a stream.
  */
-import type { Expression, ExplodeExpression } from '../expr/expression.js';
+import type { Expression, ExplodeExpression, TimeWindowExpression } from '../expr/expression.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 
@@ -53,7 +53,7 @@ export interface Project extends PlanNode {
   readonly kind: 'project';
   readonly input: LogicalPlan;
   readonly exprs: readonly Expression[];
-  /** The position in `exprs` of an `explode`, if any. */
+  /** The position in `exprs` of the generator, if any: an `explode`, or a sliding `window()`. */
   readonly generatorIndex?: number;
 }
 
@@ -148,12 +148,15 @@ export function allNodes(plan: LogicalPlan): LogicalPlan[] {
   return [plan, ...inputsOf(plan).flatMap(allNodes)];
 }
 
-/** The generator of a Project, when it has one. */
-export function generatorOf(p: Project): ExplodeExpression | undefined {
+/**
+ * The generator of a select, if it has one: an `explode` (one row per element) or a sliding
+ * `window()` (one row per window the time falls in, as Spark expands it).
+ */
+export function generatorOf(p: Project): ExplodeExpression | TimeWindowExpression | undefined {
   const e = p.generatorIndex === undefined ? undefined : p.exprs[p.generatorIndex];
   if (!e) return undefined;
   const inner = e.kind === 'alias' ? e.child : e;
-  return inner.kind === 'explode' ? inner : undefined;
+  return inner.kind === 'explode' || inner.kind === 'window' ? inner : undefined;
 }
 
 let nextPlanId = 1;

@@ -7,7 +7,7 @@ import { AnalysisError } from '../errors.js';
 import { bindAggregate } from '../expr/aggregate-functions.js';
 import { bindExpression } from '../expr/binder.js';
 import { commonType } from '../expr/common-type.js';
-import type { Expression } from '../expr/expression.js';
+import type { Expression, TimeWindowExpression } from '../expr/expression.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import { schemaScope, type Scope } from '../expr/scope.js';
@@ -23,6 +23,12 @@ import {
   typeName,
 } from '../types/data-types.js';
 import { joinScope } from './join-scope.js';
+import { withoutNullWindowTimes } from './null-window-time-filter.js';
+import {
+  EXPANDED_WINDOW_COLUMN,
+  readingExpandedWindow,
+  slidingWindowToExpand,
+} from './sliding-window-rows.js';
 import { planScope } from './plan-scope.js';
 import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './logical-plan.js';
 
@@ -30,18 +36,31 @@ import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './lo
 export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
   const scope = planScope(input);
   const expanded = exprs.flatMap((e) => expandStar(e, input.schema));
+  const toExpand = slidingWindowToExpand(expanded);
+  if (toExpand) {
+    const passThrough = input.schema.fields.map((_, i) => columnAt(input.schema, i));
+    const windowRows = project(input, [
+      ...passThrough,
+      { kind: 'alias', name: EXPANDED_WINDOW_COLUMN, child: toExpand },
+    ]);
+    return project(windowRows, readingExpandedWindow(expanded, toExpand));
+  }
   const fields: StructField[] = [];
   let generatorIndex: number | undefined;
   expanded.forEach((e, i) => {
     const inner = e.kind === 'alias' ? e.child : e;
-    if (inner.kind === 'explode') {
+    if (inner.kind === 'explode' || (inner.kind === 'window' && !isTumbling(inner))) {
       if (generatorIndex !== undefined) {
         throw new AnalysisError(
           'Only one explode() is allowed per select; split it into two selects.',
         );
       }
       generatorIndex = i;
-      fields.push(...generatorFields(inner.child, scope, e.kind === 'alias' ? e.name : undefined));
+      fields.push(
+        ...(inner.kind === 'explode'
+          ? generatorFields(inner.child, scope, e.kind === 'alias' ? e.name : undefined)
+          : [slidingWindowField(e, inner, scope)]),
+      );
       return;
     }
     rejectNested(inner, 'select');
@@ -51,7 +70,7 @@ export function project(input: LogicalPlan, exprs: readonly Expression[]): Logic
   return {
     kind: 'project',
     id: newPlanId(),
-    input,
+    input: withoutNullWindowTimes(input, expanded),
     exprs: expanded,
     generatorIndex,
     schema: struct(fields),
@@ -64,6 +83,22 @@ function generatorFields(child: Expression, scope: Scope, alias?: string): Struc
   if (t.kind === 'array') return [field(alias ?? 'col', t.elementType, true)];
   if (t.kind === 'map') return [field('key', t.keyType, false), field('value', t.valueType, true)];
   throw new AnalysisError(`explode() needs an array or map column, got ${typeName(t)}.`);
+}
+
+/**
+ * The output field of a sliding window (named for `e`, the window or its alias): it is a
+ * generator, so it cannot be bound as one value per row.
+ */
+function slidingWindowField(
+  e: Expression,
+  window: TimeWindowExpression,
+  scope: Scope,
+): StructField {
+  const time = bindExpression(window.timeColumn, scope);
+  if (time.dataType.kind !== 'timestamp') {
+    throw new AnalysisError(`window() needs a timestamp column, got ${typeName(time.dataType)}.`);
+  }
+  return field(expressionName(e), windowStructType(time.metadata), true, time.metadata);
 }
 
 function expandStar(e: Expression, schema: StructType): Expression[] {
@@ -115,7 +150,7 @@ export function filter(input: LogicalPlan, condition: Expression): LogicalPlan {
   return {
     kind: 'filter',
     id: newPlanId(),
-    input,
+    input: withoutNullWindowTimes(input, [condition]),
     condition,
     schema: input.schema,
     isStreaming: input.isStreaming,
@@ -132,10 +167,7 @@ export function aggregate(
   const keyFields = groupBy.map((e) => {
     rejectNested(e, 'groupBy');
     const inner = e.kind === 'alias' ? e.child : e;
-    if (inner.kind === 'window' && !isTumbling(inner)) {
-      const time = bindExpression(inner.timeColumn, scope);
-      return field(expressionName(e), windowStructType(time.metadata), true, time.metadata);
-    }
+    if (inner.kind === 'window' && !isTumbling(inner)) return slidingWindowField(e, inner, scope);
     const bound = bindExpression(e, scope);
     return field(expressionName(e), bound.dataType, bound.nullable, bound.metadata);
   });
@@ -152,7 +184,7 @@ export function aggregate(
   return {
     kind: 'aggregate',
     id: newPlanId(),
-    input,
+    input: withoutNullWindowTimes(input, [...groupBy, ...aggregates]),
     groupBy,
     aggregates,
     schema: struct([...keyFields, ...aggFields]),

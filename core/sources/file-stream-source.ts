@@ -8,8 +8,9 @@
  *   2. list    list the root: every file, or with `incrementalListing` only the paths after the
  *              greatest path admitted so far (S3's StartAfter);
  *   3. admit   keep the new files (never admitted, not older than maxFileAge before the newest one
- *              admitted) and take the first of them in admission order within maxFilesPerTrigger
- *              and maxBytesPerTrigger;
+ *              admitted; in an availableNow run, listed when it started) and take the first of them
+ *              in admission order within maxFilesPerTrigger and maxBytesPerTrigger (a once trigger
+ *              takes them all);
  *   4. offset  return an offset whose file list is the admitted files, in it or in an object it
  *              references (admission-file-lists.ts). The intent records it; reading the batch reads
  *              exactly those files, however often it is re-run.
@@ -32,7 +33,7 @@ import { type AdmissionLimits, type AdmissionOrder, admitFiles } from './file-ad
 import { comparePaths, type FileListing, type ListedFile } from './file-listing.js';
 import { type FileSourceOffset, fileSourceOffset } from './file-source-offset.js';
 import { SeenFilesLog } from './seen-files-log.js';
-import type { Offset, Source, SourceContext } from './source.js';
+import type { Offset, PlanningContext, Source, SourceContext } from './source.js';
 
 /** Spark's default maxFileAge: a week. */
 export const DEFAULT_MAX_FILE_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -73,6 +74,8 @@ export class FileStreamSource implements Source {
   private readonly lists: AdmissionFileLists;
   private readonly seenLog: SeenFilesLog;
   private readonly order: AdmissionOrder;
+  /** In an availableNow run, the paths that were new when it started; the only ones it reads. */
+  private availableNow: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly options: FileStreamOptions,
@@ -98,10 +101,13 @@ export class FileStreamSource implements Source {
     this.seenLog = new SeenFilesLog(metadata, effectiveMaxFileAge(options), this.description);
   }
 
-  async latestOffset(start: Offset | undefined): Promise<Offset | undefined> {
+  async latestOffset(
+    start: Offset | undefined,
+    context?: PlanningContext,
+  ): Promise<Offset | undefined> {
     const from = fileSourceOffset(start, this.description);
     const fresh = await this.newFiles(from);
-    const admitted = admitFiles(fresh, this.order, this.options);
+    const admitted = admitFiles(fresh, this.order, context?.readAllAvailable ? {} : this.options);
     if (admitted.length === 0) return start;
     const lastPath = admitted
       .map((f) => f.path)
@@ -120,6 +126,12 @@ export class FileStreamSource implements Source {
     return rows;
   }
 
+  /** availableNow: the run reads the files that are new now, and no file listed later. */
+  async prepareForAvailableNow(start: Offset | undefined): Promise<void> {
+    const fresh = await this.newFiles(fileSourceOffset(start, this.description));
+    this.availableNow = new Set(fresh.map((f) => f.path));
+  }
+
   /** The files not admitted yet, ignoring the per-trigger limits. */
   async backlog(end: Offset | undefined): Promise<number> {
     return (await this.newFiles(fileSourceOffset(end, this.description))).length;
@@ -129,7 +141,10 @@ export class FileStreamSource implements Source {
   private async newFiles(from: FileSourceOffset | undefined): Promise<ListedFile[]> {
     const seen = await this.seenLog.through(from, () => this.lists.files(from!));
     const startAfter = this.options.incrementalListing ? from?.lastPath : undefined;
-    return (await this.options.files.list(startAfter)).filter((f) => seen.isNew(f));
+    const available = this.availableNow;
+    return (await this.options.files.list(startAfter)).filter(
+      (f) => seen.isNew(f) && (available === undefined || available.has(f.path)),
+    );
   }
 
   private async readFile(file: ListedFile): Promise<Row[]> {

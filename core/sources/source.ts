@@ -32,6 +32,12 @@ export interface PlanningContext {
   readonly batchTimestampMs: number;
   /** The processing time of the last committed batch, or undefined before the first. */
   readonly previousBatchTimestampMs?: number;
+  /**
+   * True for the batch of a `once` trigger: the source admits everything available, ignoring its
+   * admission limits (maxFilesPerTrigger, maxOffsetsPerTrigger, minOffsetsPerTrigger, ...), as
+   * Spark's Trigger.Once does.
+   */
+  readonly readAllAvailable?: boolean;
 }
 
 /** A streaming source. */
@@ -47,6 +53,13 @@ export interface Source {
    * control holds the batch back.
    */
   latestOffset(start: Offset | undefined, context: PlanningContext): Promise<Offset | undefined>;
+  /**
+   * Called once when an `availableNow` query starts, with the offset the query resumes from: the
+   * source fixes what is available now as the end of the run, and `latestOffset` never goes beyond
+   * it, still applying the admission limits (Spark's `prepareForTriggerAvailableNow`). Optional:
+   * the engine reads a source without it up to the offset it reports at the start, in one batch.
+   */
+  prepareForAvailableNow?(start: Offset | undefined): Promise<void>;
   /**
    * The latest offset the source saw when it last planned a batch, ignoring admission limits
    * (Spark's `reportLatestOffset`); reported in progress next to the batch's end. Optional.

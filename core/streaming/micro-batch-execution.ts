@@ -41,7 +41,7 @@ import {
 } from '../plan/logical-plan.js';
 import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
-import { sameOffset, type Source } from '../sources/source.js';
+import { type Offset, sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { KeyedStateStore } from '../state/keyed-state-store.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
@@ -106,6 +106,8 @@ export class MicroBatchExecution {
   private cache: CachedState | undefined;
   private lease: Lease | undefined;
   private lastCommittedIntent: OffsetIntent | undefined;
+  /** In an availableNow run, the ends fixed at its start for the sources that cannot bound themselves. */
+  private readonly fixedEnds = new Map<number, Offset | undefined>();
 
   private constructor(
     private readonly options: MicroBatchExecutionOptions,
@@ -172,11 +174,33 @@ export class MicroBatchExecution {
   }
 
   /**
+   * Prepares an availableNow run: every source fixes what is available now as the end of the run
+   * (see Source.prepareForAvailableNow); for a source that cannot, the end it reports now, ignoring
+   * its limits, is fixed here and read in one batch, as Spark's wrapper for such sources does.
+   */
+  async prepareForAvailableNow(): Promise<void> {
+    const previous = await this.committedIntent(await this.options.checkpoint.latestCommit());
+    const context = {
+      batchTimestampMs: this.clock(),
+      previousBatchTimestampMs: previous?.batchTimestampMs,
+      readAllAvailable: true,
+    };
+    await Promise.all(
+      this.sources.map(async (s, i) => {
+        const start = previous?.end[i] ?? undefined;
+        if (s.prepareForAvailableNow) await s.prepareForAvailableNow(start);
+        else this.fixedEnds.set(i, await s.latestOffset(start, context));
+      }),
+    );
+  }
+
+  /**
    * One attempt at the next batch. `deadlineMs` (a clock time) is when the batch must have committed
    * by: an attempt still running then is abandoned before its commit, and the next attempt re-runs
-   * the batch from the same intent.
+   * the batch from the same intent. `readAllAvailable` (a once trigger) plans it ignoring the
+   * sources' admission limits.
    */
-  async runNextBatch(deadlineMs = Infinity): Promise<BatchOutcome> {
+  async runNextBatch(deadlineMs = Infinity, readAllAvailable = false): Promise<BatchOutcome> {
     const durations: DurationBreakdown = {
       lease: 0,
       plan: 0,
@@ -210,7 +234,7 @@ export class MicroBatchExecution {
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { lease, head } = leased;
-      const intent = await step('plan', () => this.planBatch(batchId, head));
+      const intent = await step('plan', () => this.planBatch(batchId, head, readAllAvailable));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', () => this.executeBatch(intent, state));
@@ -271,15 +295,21 @@ export class MicroBatchExecution {
   private async planBatch(
     batchId: number,
     head: CommitRecord | undefined,
+    readAllAvailable: boolean,
   ): Promise<OffsetIntent | undefined> {
     const previous = await this.committedIntent(head);
     const start = this.sources.map((_, i) => previous?.end[i] ?? null);
     const context = {
       batchTimestampMs: this.clock(),
       previousBatchTimestampMs: previous?.batchTimestampMs,
+      ...(readAllAvailable ? { readAllAvailable } : {}),
     };
     const end = await Promise.all(
-      this.sources.map((s, i) => s.latestOffset(start[i] ?? undefined, context)),
+      this.sources.map((s, i) =>
+        this.fixedEnds.has(i)
+          ? (this.fixedEnds.get(i) ?? start[i] ?? undefined)
+          : s.latestOffset(start[i] ?? undefined, context),
+      ),
     );
     const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
     // Offsets and time only grow, so an earlier attempt that wrote an intent for this batch made the
@@ -379,12 +409,16 @@ export class MicroBatchExecution {
   ): CommitRecord {
     const eventTimeMax: Record<string, number> = { ...(head?.eventTimeMax ?? {}) };
     for (const [id, t] of batchMax) eventTimeMax[id] = Math.max(eventTimeMax[id] ?? -Infinity, t);
-    const candidates = this.physical.watermarks
-      .filter((w) => eventTimeMax[w.watermarkId] !== undefined)
-      .map((w) => eventTimeMax[w.watermarkId] - w.delayMicros);
+    const watermarks = this.physical.watermarks;
+    const seenData = watermarks.some((w) => eventTimeMax[w.watermarkId] !== undefined);
+    // The global watermark is the minimum over the watermarked inputs, and never moves back. As in
+    // Spark, an input that has seen no data counts as 0 (the epoch): until every input has data,
+    // no window closes on the strength of the others.
+    const candidates = watermarks.map((w) =>
+      eventTimeMax[w.watermarkId] === undefined ? 0 : eventTimeMax[w.watermarkId] - w.delayMicros,
+    );
     const current = intent.watermarkMicros;
-    // The global watermark is the minimum over the watermarked inputs that have seen data, and never moves back.
-    const proposed = candidates.length > 0 ? Math.min(...candidates) : null;
+    const proposed = seenData ? Math.min(...candidates) : null;
     const nextWatermarkMicros =
       proposed === null ? current : Math.max(proposed, current ?? -Infinity);
     return {

@@ -117,6 +117,7 @@ export class StreamingQuery {
   }
 
   private async loop(): Promise<void> {
+    if (this.trigger.kind === 'availableNow') await this.execution.prepareForAvailableNow();
     const backfill =
       this.trigger.kind === 'availableNow' ? await this.execution.backlog() : undefined;
     while (!this.stopped) {
@@ -146,7 +147,7 @@ export class StreamingQuery {
    * writeStream owns its checkpoint, so finding another writer is an error.
    */
   private async committedBatch(): Promise<StreamingQueryProgress | undefined> {
-    const outcome = await this.execution.runNextBatch();
+    const outcome = await this.execution.runNextBatch(Infinity, this.trigger.kind === 'once');
     switch (outcome.kind) {
       case 'committed':
         if (maintenanceDue(outcome.progress.batchId)) await this.execution.maintain();

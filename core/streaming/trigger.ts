@@ -1,7 +1,9 @@
 /**
  * Triggers: when micro-batches run. `processingTime` runs one every interval (immediately when the
- * previous one overran); `once` runs a single batch; `availableNow` runs batches until everything
- * available has been processed (including the no-data batches that close windows), then stops.
+ * previous one overran); `once` runs a single batch with everything available, ignoring the sources'
+ * per-trigger limits; `availableNow` runs batches, within those limits, until what was available
+ * when the query started has been processed (including the no-data batches that close windows),
+ * then stops: data arriving meanwhile waits for the next run.
  */
 import { InvalidOptionError } from '../errors.js';
 import { parseDuration } from '../types/duration.js';

@@ -1,57 +1,32 @@
 /**
- * Interval strings as Spark accepts them in `window`, `withWatermark` and triggers:
- * `'10 minutes'`, `'1 hour 30 minutes'`, `'500 milliseconds'`, `'2 days'`.
+ * Fixed durations given as interval strings (see interval.ts): a trigger interval, a source option
+ * such as maxFileAge. A month or a year has no fixed length, so they are refused here.
  */
 import { InvalidOptionError } from '../errors.js';
-import { MICROS } from './timestamp-text.js';
-
-const UNIT_MICROS: Record<string, number> = {
-  microsecond: 1,
-  millisecond: MICROS.millisecond,
-  ms: MICROS.millisecond,
-  second: MICROS.second,
-  sec: MICROS.second,
-  s: MICROS.second,
-  minute: MICROS.minute,
-  min: MICROS.minute,
-  m: MICROS.minute,
-  hour: MICROS.hour,
-  h: MICROS.hour,
-  day: MICROS.day,
-  d: MICROS.day,
-  week: 7 * MICROS.day,
-};
-
-const PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/gi;
+import { parseInterval } from './interval.js';
 
 /**
  * Parses an interval string into microseconds. `what` names the argument in the error message,
  * e.g. `parseDuration('10 minuts', 'window duration')` fails naming "window duration".
- * Zero is refused unless `allowZero` (a watermark delay or a trigger interval may be zero; a window may not).
+ * Zero is refused unless `allowZero` (a trigger interval may be zero; a window may not).
  */
 export function parseDuration(text: string, what: string, allowZero = false): number {
-  const trimmed = text.trim().replace(/^interval\s+/i, '');
-  let total = 0;
-  let consumed = '';
-  for (const m of trimmed.matchAll(PART)) {
-    const unit = m[2].toLowerCase().replace(/s$/, '');
-    const micros = UNIT_MICROS[unit] ?? UNIT_MICROS[m[2].toLowerCase()];
-    if (micros === undefined) throw badDuration(text, what, allowZero);
-    total += Number(m[1]) * micros;
-    consumed += m[0];
+  const micros = parseFixedInterval(text, what);
+  if (micros < 0 || (micros === 0 && !allowZero)) {
+    throw new InvalidOptionError(
+      `Invalid ${what} '${text}': expected a ${allowZero ? 'non-negative' : 'positive'} interval such as '10 minutes', '30 seconds' or '1 hour'.`,
+    );
   }
-  if (
-    consumed.replace(/\s/g, '') !== trimmed.replace(/\s/g, '') ||
-    total < 0 ||
-    (total === 0 && !allowZero)
-  ) {
-    throw badDuration(text, what, allowZero);
-  }
-  return Math.round(total);
+  return micros;
 }
 
-function badDuration(text: string, what: string, allowZero = false): InvalidOptionError {
-  return new InvalidOptionError(
-    `Invalid ${what} '${text}': expected a ${allowZero ? 'non-negative' : 'positive'} interval such as '10 minutes', '30 seconds' or '1 hour'.`,
-  );
+/** Parses an interval string without months or years into microseconds, of either sign. */
+export function parseFixedInterval(text: string, what: string): number {
+  const interval = parseInterval(text, what);
+  if (interval.months !== 0) {
+    throw new InvalidOptionError(
+      `Invalid ${what} '${text}': months and years have no fixed length, so Spark refuses them here; give the interval in weeks, days or smaller units, e.g. '30 days'.`,
+    );
+  }
+  return interval.micros;
 }

@@ -15,6 +15,7 @@ import {
   max,
   min,
   SluiceSession,
+  split,
   sum,
   window,
 } from '../../core/index.js';
@@ -365,6 +366,139 @@ describe('window() in groupBy', () => {
       /window\(\) needs a timestamp column, got integer/,
     );
     expect(() => window('t', '5 minutes', '10 minutes')).toThrow(InvalidOptionError);
+  });
+});
+
+describe('window() parameters, as Spark takes them', () => {
+  const events = session.createDataFrame([{ t: at(10, 1) }], 't TIMESTAMP');
+  const windowOf = async (w: ReturnType<typeof window>) =>
+    (await events.select(w.alias('w')).collect()).map((r) => r.w);
+
+  it('takes a startTime of zero as no shift', async () => {
+    expect(await windowOf(window('t', '10 minutes', undefined, '0 second'))).toEqual([
+      { start: at(10, 0), end: at(10, 10) },
+    ]);
+  });
+
+  it('takes a negative startTime shorter than the slide, shifting the boundaries back', async () => {
+    expect(await windowOf(window('t', '10 minutes', undefined, '-2 minutes'))).toEqual([
+      { start: at(9, 58), end: at(10, 8) },
+    ]);
+    expect(() => window('t', '10 minutes', '5 minutes', '-5 minutes')).toThrow(
+      /window startTime '-5 minutes' must be shorter than the slide '5 minutes'/,
+    );
+  });
+
+  it("takes Spark's quoted SQL interval literals", async () => {
+    expect(await windowOf(window('t', "INTERVAL '10' MINUTE"))).toEqual([
+      { start: at(10, 0), end: at(10, 10) },
+    ]);
+    expect(await windowOf(window('t', "INTERVAL '0:10' HOUR TO MINUTE"))).toEqual([
+      { start: at(10, 0), end: at(10, 10) },
+    ]);
+  });
+
+  it('refuses months and years in a window, as Spark does, naming the argument', () => {
+    expect(() => window('t', '1 month')).toThrow(
+      /Invalid window duration '1 month': months and years have no fixed length/,
+    );
+    expect(() => window('t', '30 days', "INTERVAL '1' YEAR")).toThrow(/Invalid window slide/);
+  });
+});
+
+describe('a sliding window() in a select', () => {
+  const events = session.createDataFrame(
+    [
+      { t: at(10, 7), k: 'a' },
+      { t: at(10, 12), k: 'b' },
+    ],
+    't TIMESTAMP, k STRING',
+  );
+  const w = (h: number, m: number) => ({ start: at(h, m), end: at(h, m) + 10 * 60_000_000 });
+
+  it('gives one row per window the time falls in, earliest first', async () => {
+    const out = await events.select(col('k'), window('t', '10 minutes', '5 minutes')).collect();
+    expect(out).toEqual([
+      { k: 'a', window: w(10, 0) },
+      { k: 'a', window: w(10, 5) },
+      { k: 'b', window: w(10, 5) },
+      { k: 'b', window: w(10, 10) },
+    ]);
+  });
+
+  it('can be grouped on after the select, under its alias', async () => {
+    const out = await events
+      .select(window('t', '10 minutes', '5 minutes').alias('w'))
+      .groupBy('w')
+      .agg(count().alias('n'))
+      .orderBy('w')
+      .collect();
+    expect(out).toEqual([
+      { w: w(10, 0), n: 1 },
+      { w: w(10, 5), n: 2 },
+      { w: w(10, 10), n: 1 },
+    ]);
+  });
+
+  it('expands rows for a window used inside an expression, keeping the column name', async () => {
+    const out = await events
+      .select(window('t', '10 minutes', '5 minutes').getField('start').alias('from'), col('k'))
+      .collect();
+    expect(out).toEqual([
+      { from: at(10, 0), k: 'a' },
+      { from: at(10, 5), k: 'a' },
+      { from: at(10, 5), k: 'b' },
+      { from: at(10, 10), k: 'b' },
+    ]);
+  });
+
+  it('expands rows for the window and the explode of the same select', async () => {
+    const out = await events
+      .select(
+        col('k'),
+        window('t', '10 minutes', '5 minutes'),
+        explode(split(lit('1,2'), ',')).alias('x'),
+      )
+      .where(col('k').eqNullSafe('a'))
+      .collect();
+    expect(out).toEqual([
+      { k: 'a', window: w(10, 0), x: '1' },
+      { k: 'a', window: w(10, 0), x: '2' },
+      { k: 'a', window: w(10, 5), x: '1' },
+      { k: 'a', window: w(10, 5), x: '2' },
+    ]);
+  });
+
+  it('refuses two different sliding windows in one select, as their product of rows', () => {
+    expect(() =>
+      events.select(window('t', '10 minutes', '5 minutes'), window('t', '4 minutes', '2 minutes')),
+    ).toThrow(/2 different sliding windows/);
+  });
+});
+
+describe('window() over a null time', () => {
+  const events = session.createDataFrame(
+    [
+      { t: at(10, 1), k: 'a' },
+      { t: null, k: 'b' },
+    ],
+    't TIMESTAMP, k STRING',
+  );
+  const tenMinutes = { start: at(10, 0), end: at(10, 10) };
+
+  it('drops the row in a select, for a tumbling window', async () => {
+    const out = await events.select(window('t', '10 minutes'), col('k')).collect();
+    expect(out).toEqual([{ window: tenMinutes, k: 'a' }]);
+  });
+
+  it('drops the row in a groupBy without a watermark, rather than making a null window', async () => {
+    const out = await events.groupBy(window('t', '10 minutes')).agg(count().alias('n')).collect();
+    expect(out).toEqual([{ window: tenMinutes, n: 1 }]);
+  });
+
+  it('drops the row in a filter on the window', async () => {
+    const out = await events.where(window('t', '10 minutes').getField('start').isNull()).collect();
+    expect(out).toEqual([]);
   });
 });
 

@@ -152,6 +152,96 @@ describe('streaming aggregation in update and complete modes', () => {
   });
 });
 
+describe('the watermark of several watermarked inputs', () => {
+  it('stays at the epoch while one input has no data yet, so no window closes early', async () => {
+    const session = new SluiceSession();
+    const left = session.memoryStream(clickSchema, 'left');
+    const right = session.memoryStream(clickSchema, 'right');
+    const counts = session.readStream
+      .memory(left)
+      .withWatermark('ts', '0 seconds')
+      .union(session.readStream.memory(right).withWatermark('ts', '0 seconds'))
+      .groupBy(window(col('ts'), '10 minutes'), col('category'))
+      .agg(count().alias('n'));
+    const query = await counts.writeStream
+      .outputMode('append')
+      .format('memory')
+      .queryName('two-inputs')
+      .start();
+    left.addData([
+      { ts: at('10:01:00'), category: 'books', user: 'u1' },
+      { ts: at('10:12:00'), category: 'books', user: 'u2' },
+    ]);
+    await query.processAllAvailable();
+    expect(await session.table('two-inputs').collect()).toEqual([]);
+    expect(query.lastProgress!.eventTime.watermark).toBe('1970-01-01 00:00:00');
+
+    right.addData([{ ts: at('10:15:00'), category: 'games', user: 'u3' }]);
+    await query.processAllAvailable(); // watermark min(10:12, 10:15) = 10:12 closes [10:00, 10:10)
+    expect(sorted(await session.table('two-inputs').collect())).toEqual(['10:00 books 1']);
+    await query.stop();
+  });
+});
+
+describe('watermark delays', () => {
+  async function watermarkAfterOneEvent(delay: string): Promise<string | undefined> {
+    const session = new SluiceSession();
+    const { events, counts } = windowedCounts(session, delay);
+    const query = await counts.writeStream
+      .outputMode('update')
+      .format('memory')
+      .queryName('wd')
+      .start();
+    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u1' }]);
+    await query.processAllAvailable();
+    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u2' }]);
+    await query.processAllAvailable();
+    await query.stop();
+    return query.lastProgress!.eventTime.watermark;
+  }
+
+  it('takes a month as 31 days, as Spark does', async () => {
+    expect(await watermarkAfterOneEvent('1 month')).toBe('2025-12-01 10:00:00');
+  });
+
+  it("takes Spark's quoted SQL interval literals", async () => {
+    expect(await watermarkAfterOneEvent("INTERVAL '1:30' HOUR TO MINUTE")).toBe(
+      '2026-01-01 08:30:00',
+    );
+  });
+
+  it('refuses a negative delay, naming the column', () => {
+    const session = new SluiceSession();
+    expect(() => windowedCounts(session, '-5 minutes')).toThrow(
+      /Invalid watermark delay '-5 minutes' for column 'ts'/,
+    );
+  });
+});
+
+describe('complete mode ignores the watermark', () => {
+  it('keeps counting rows of windows the watermark has passed, since complete mode never evicts state', async () => {
+    const session = new SluiceSession();
+    const { events, counts } = windowedCounts(session, '5 minutes');
+    const query = await counts.writeStream
+      .outputMode('complete')
+      .format('memory')
+      .queryName('late-in-complete')
+      .start();
+    events.addData([{ ts: at('10:01:00'), category: 'books', user: 'u1' }]);
+    await query.processAllAvailable();
+    events.addData([{ ts: at('11:00:00'), category: 'books', user: 'u2' }]);
+    await query.processAllAvailable(); // the watermark is now 10:55, far past [10:00, 10:10)
+    events.addData([{ ts: at('10:02:00'), category: 'books', user: 'late' }]);
+    await query.processAllAvailable();
+    expect(sorted(await session.table('late-in-complete').collect())).toEqual([
+      '10:00 books 2',
+      '11:00 books 1',
+    ]);
+    expect(query.recentProgress.reduce((n, p) => n + p.lateRowsDropped, 0)).toBe(0);
+    await query.stop();
+  });
+});
+
 describe('output mode rules are checked when the query starts', () => {
   it('refuses append mode for an aggregation without watermark, naming the operator and the mode', async () => {
     const session = new SluiceSession();
