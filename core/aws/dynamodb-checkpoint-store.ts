@@ -40,6 +40,7 @@ import {
   type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { CheckpointError } from '../errors.js';
 import { awsFailure, cancelledTransactionItems, classifyAwsError } from './aws-error.js';
 
@@ -276,7 +277,12 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     if (!item) return undefined;
     if (item.record !== undefined) return this.parse<T>(item.record, sk);
     if (item.recordKey && this.options.largeRecords) {
-      const bytes = await this.options.largeRecords.get(item.recordKey);
+      const recordKey = resolveStoredReference(item.recordKey, {
+        root: `Checkpoint objects ${this.options.largeRecords.location}`,
+        entry: `${this.location} item ${sk}`,
+        encoding: 'key',
+      });
+      const bytes = await this.options.largeRecords.get(recordKey);
       if (!bytes) {
         throw new CheckpointError(
           `${this.location} ${sk} references ${item.recordKey}, which is missing from ${this.options.largeRecords.location}.`,
