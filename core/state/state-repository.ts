@@ -18,6 +18,7 @@ import { sortableId } from '../checkpoint/sortable-id.js';
 import { createHash } from 'node:crypto';
 import { CheckpointError } from '../errors.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { DELETED, KeyedStateStore, type PartitionChanges } from './keyed-state-store.js';
 import { decodeStateValue, encodeStateValue } from './state-value.js';
 
@@ -145,11 +146,16 @@ export class StateRepository {
     const store = new KeyedStateStore(this.numPartitions);
     const partitions = manifest.operators[op] ?? this.emptyPartitions();
     const contents = await Promise.all(
-      partitions.map((files) =>
+      partitions.map((files, p) =>
         Promise.all(
           [files.snapshot, ...files.deltas]
             .filter((k): k is string => k !== null)
-            .map((k) => this.readFile(k)),
+            .map((k) =>
+              this.readFile(
+                k,
+                `the state manifest of batch ${manifest.batchId}, operator ${op} partition ${p}`,
+              ),
+            ),
         ),
       ),
     );
@@ -162,9 +168,9 @@ export class StateRepository {
     return store;
   }
 
-  /** Reads and validates a manifest. */
+  /** Reads and validates a manifest; `key` is the reference a commit record holds. */
   async readManifest(key: string): Promise<StateManifest> {
-    const bytes = await this.required(key);
+    const bytes = await this.required(key, "a commit record's state manifest");
     let manifest: StateManifest | null;
     try {
       manifest = JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -181,8 +187,8 @@ export class StateRepository {
     return manifest;
   }
 
-  private async readFile(key: string): Promise<[string, unknown][]> {
-    const text = Buffer.from(await this.required(key)).toString('utf8');
+  private async readFile(key: string, entry: string): Promise<[string, unknown][]> {
+    const text = Buffer.from(await this.required(key, entry)).toString('utf8');
     const newline = text.indexOf('\n');
     const headerText = newline < 0 ? text : text.slice(0, newline);
     const body = newline < 0 ? '' : text.slice(newline + 1);
@@ -202,8 +208,10 @@ export class StateRepository {
     });
   }
 
-  private async required(key: string): Promise<Uint8Array> {
-    const bytes = await this.store.get(key);
+  /** The bytes under `key`, a reference read from `entry`, which must lie in the store. */
+  private async required(key: string, entry: string): Promise<Uint8Array> {
+    const origin = { root: `State store ${this.store.location}`, entry, encoding: 'key' as const };
+    const bytes = await this.store.get(resolveStoredReference(key, origin));
     if (bytes === undefined) {
       throw new CheckpointError(
         `State file ${this.store.location}/${key} is missing; the checkpoint is damaged. Restore the file or start the query on a new checkpoint.`,
