@@ -228,6 +228,7 @@ export type { CreateResult, ObjectStore } from './checkpoint/object-store.js';
 export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
 export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
+export { validateKeyPrefix, validateQueryId } from './checkpoint/checkpoint-identifiers.js';
 export {
   type ReferenceEncoding,
   type ReferenceOrigin,

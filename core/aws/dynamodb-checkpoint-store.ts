@@ -41,6 +41,7 @@ import {
 } from '../checkpoint/checkpoint-store.js';
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
+import { validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
 import { CheckpointError } from '../errors.js';
 import { awsFailure, cancelledTransactionItems, classifyAwsError } from './aws-error.js';
 
@@ -82,7 +83,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     this.db = DynamoDBDocumentClient.from(options.client, {
       marshallOptions: { removeUndefinedValues: true },
     });
-    this.pk = `query#${options.queryId}`;
+    this.pk = `query#${validateQueryId(options.queryId, "DynamoDbCheckpointStore option 'queryId'")}`;
     this.location = `dynamodb://${options.tableName}/${this.pk}`;
     this.clock = options.clock ?? Date.now;
   }

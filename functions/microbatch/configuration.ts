@@ -5,7 +5,7 @@
  * construct (which also derives IAM from them) and the function agree on one typed shape.
  */
 import * as z from 'zod/mini';
-import { InvalidOptionError } from '../../core/index.js';
+import { InvalidOptionError, validateKeyPrefix, validateQueryId } from '../../core/index.js';
 import { parseDuration } from '../../core/types/duration.js';
 
 /** The names of the environment variables the function reads. */
@@ -32,12 +32,6 @@ const bucketName = z.string().check(z.trim(), z.regex(S3_BUCKET, `must be ${BUCK
 /** A key prefix in a bucket: S3 keys have no leading slash. */
 const noLeadingSlash = z.refine<string>((p) => !p.startsWith('/'), 'must not start with "/"');
 const tablePath = z.string().check(z.trim(), z.minLength(1), noLeadingSlash);
-
-/**
- * The query id names the query's checkpoint items (`query#<id>`, the IAM leading key) and its state
- * prefix, so it is restricted to characters safe in both.
- */
-const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** How the function authenticates to Kafka (MSK IAM, or SCRAM/PLAIN credentials in Secrets Manager). */
 export const kafkaAuthSchema = z.discriminatedUnion('mechanism', [
@@ -148,7 +142,7 @@ export function readConfiguration(
     );
   }
   return {
-    queryId: matching(env, ENV.queryId, QUERY_ID, "1 to 128 letters, digits, '.', '-' or '_'"),
+    queryId: validateQueryId(required(env, ENV.queryId), ENV.queryId),
     checkpointTable: required(env, ENV.checkpointTable),
     stateBucket: matching(env, ENV.stateBucket, S3_BUCKET, BUCKET_RULE),
     statePrefix: statePrefix(env),
@@ -180,14 +174,9 @@ function matching(
   return value;
 }
 
+/** The state prefix, by the rule the construct and the backends share. */
 function statePrefix(env: Readonly<Record<string, string | undefined>>): string {
-  const value = env[ENV.statePrefix]?.trim() || 'sluice';
-  if (value.startsWith('/')) {
-    throw new InvalidOptionError(
-      `${ENV.statePrefix}='${value}' must not start with '/': S3 keys have no leading slash.`,
-    );
-  }
-  return value;
+  return validateKeyPrefix(env[ENV.statePrefix]?.trim() || 'sluice', ENV.statePrefix);
 }
 
 function durationSetting(

@@ -21,6 +21,14 @@ const intent: OffsetIntent = {
   watermarkMicros: null,
 };
 
+describe('a DynamoDB checkpoint store', () => {
+  it.each(['.', '..', 'a/b', ''])('refuses the query id %j, naming the option', (queryId) => {
+    expect(
+      () => new DynamoDbCheckpointStore({ client: dynamoClient(), tableName: 't', queryId }),
+    ).toThrow(`DynamoDbCheckpointStore option 'queryId'='${queryId}' is invalid`);
+  });
+});
+
 describe('an intent spilled to the object store', () => {
   it('is refused when its item references a key outside the store, such as another query’s', async () => {
     const [tableName, bucket] = await Promise.all([

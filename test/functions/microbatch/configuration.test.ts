@@ -76,7 +76,19 @@ describe('readConfiguration', () => {
     [ENV.checkpointTable, { [ENV.checkpointTable]: ' ' }, /SLUICE_CHECKPOINT_TABLE/],
     [ENV.stateBucket, { [ENV.stateBucket]: undefined }, /SLUICE_STATE_BUCKET/],
     [ENV.stateBucket, { [ENV.stateBucket]: 'State_Bucket' }, /SLUICE_STATE_BUCKET=.*bucket name/],
+    [ENV.queryId, { [ENV.queryId]: '.' }, /SLUICE_QUERY_ID='\.' is invalid/],
+    [ENV.queryId, { [ENV.queryId]: '..' }, /SLUICE_QUERY_ID='\.\.' is invalid/],
     [ENV.statePrefix, { [ENV.statePrefix]: '/sluice' }, /SLUICE_STATE_PREFIX=.*leading slash/],
+    [
+      ENV.statePrefix,
+      { [ENV.statePrefix]: '../../etc' },
+      /SLUICE_STATE_PREFIX='\.\.\/\.\.\/etc' is invalid/,
+    ],
+    [
+      ENV.statePrefix,
+      { [ENV.statePrefix]: 'x/' },
+      /SLUICE_STATE_PREFIX='x\/' is invalid: it ends with '\/'/,
+    ],
     [ENV.scheduleInterval, { [ENV.scheduleInterval]: 'hourly' }, /SLUICE_SCHEDULE_INTERVAL=/],
     [ENV.triggerInterval, { [ENV.triggerInterval]: '10 sekunds' }, /SLUICE_TRIGGER_INTERVAL=/],
     [
