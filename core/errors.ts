@@ -92,3 +92,15 @@ export class DeltaConflictError extends SluiceError {
     super('DELTA_CONFLICT', message, { retriable: true, ...options });
   }
 }
+
+/**
+ * A path that a log, manifest or checkpoint stores (a Delta `add`, a file sink manifest entry, a
+ * spilled intent, a state file) would lead outside the root it is relative to: it climbs out with
+ * `..`, is absolute, or names another scheme or bucket. The message names the root, the entry that
+ * holds the path, and the path; such a log was written wrongly or tampered with and is never read.
+ */
+export class UnsafePathError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('UNSAFE_PATH', message, options);
+  }
+}

@@ -84,6 +84,7 @@ export {
   SinkError,
   SluiceError,
   SourceError,
+  UnsafePathError,
   UnsupportedOperationError,
 } from './errors.js';
 export { MemoryStream } from './sources/memory-stream.js';
@@ -227,6 +228,12 @@ export type { CreateResult, ObjectStore } from './checkpoint/object-store.js';
 export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
 export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
+export { validateKeyPrefix, validateQueryId } from './checkpoint/checkpoint-identifiers.js';
+export {
+  type ReferenceEncoding,
+  type ReferenceOrigin,
+  resolveStoredReference,
+} from './checkpoint/stored-reference.js';
 export { awsCheckpointBackend, type AwsCheckpointConfig } from './aws/aws-checkpoint-backend.js';
 export {
   DynamoDbCheckpointStore,

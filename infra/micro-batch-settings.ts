@@ -4,6 +4,7 @@
  * start. The function re-checks what it receives; these checks exist to fail earlier.
  */
 import { Duration } from 'aws-cdk-lib';
+import { validateKeyPrefix, validateQueryId } from '../core/checkpoint/checkpoint-identifiers.js';
 import { InvalidOptionError } from '../core/errors.js';
 import type { SinkConfig, SourceConfig } from '../functions/microbatch/configuration.js';
 import { checkNoBatchTriggers } from './micro-batch-alarms.js';
@@ -26,8 +27,6 @@ export interface MicroBatchSettings {
   readonly maxEventAge: Duration;
 }
 
-/** The same rule as the function's configuration: safe in a DynamoDB key and an S3 prefix. */
-const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const MAX_TIMEOUT = Duration.minutes(15);
 const MAX_LAMBDA_EVENT_AGE = Duration.hours(6);
 
@@ -42,34 +41,16 @@ export function resolveSettings(props: MicroBatchQueryProps): MicroBatchSettings
   const safetyMargin = props.safetyMargin ?? Duration.seconds(5);
   checkTimeout(timeout, safetyMargin);
   return {
-    queryId: checkQueryId(props.queryId),
+    queryId: validateQueryId(props.queryId, 'queryId'),
     source,
     sink,
     trigger,
     timeout,
     safetyMargin,
-    statePrefix: checkStatePrefix(props.statePrefix ?? 'sluice'),
+    statePrefix: validateKeyPrefix(props.statePrefix ?? 'sluice', 'statePrefix'),
     noBatchTriggers: checkNoBatchTriggers(props.noBatchTriggers ?? 5, trigger.scheduleInterval),
     maxEventAge: minDuration(trigger.scheduleInterval, MAX_LAMBDA_EVENT_AGE),
   };
-}
-
-function checkQueryId(queryId: string): string {
-  if (!QUERY_ID.test(queryId ?? '')) {
-    throw new InvalidOptionError(
-      `Invalid queryId '${queryId}': use 1 to 128 letters, digits, '.', '-' or '_'; it names the query's checkpoint items, state prefix and metrics.`,
-    );
-  }
-  return queryId;
-}
-
-function checkStatePrefix(statePrefix: string): string {
-  if (!/^[^/](.*[^/])?$/.test(statePrefix)) {
-    throw new InvalidOptionError(
-      `statePrefix '${statePrefix}' must be a non-empty key prefix without leading or trailing '/', e.g. 'sluice' or 'teams/growth'.`,
-    );
-  }
-  return statePrefix;
 }
 
 function checkNetwork(props: MicroBatchQueryProps): void {

@@ -5,6 +5,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { validateKeyPrefix, validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { InvalidOptionError } from '../errors.js';
 import { DynamoDbCheckpointStore } from './dynamodb-checkpoint-store.js';
@@ -16,9 +17,9 @@ export interface AwsCheckpointConfig {
   readonly tableName: string;
   /** The bucket for state files. */
   readonly bucket: string;
-  /** Stable id of the query: its item collection and its key prefix. Letters, digits, `-`, `_`, `.`. */
+  /** Stable id of the query: its item collection and its key prefix (see checkpoint-identifiers.ts). */
   readonly queryId: string;
-  /** Key prefix in the bucket, before the query id. @default 'sluice' */
+  /** Key prefix in the bucket, before the query id, without '/' at either end. @default 'sluice' */
   readonly prefix?: string;
   /** @default the SDK's region resolution (AWS_REGION in Lambda) */
   readonly region?: string;
@@ -28,17 +29,12 @@ export interface AwsCheckpointConfig {
   readonly clients?: { readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client };
 }
 
-const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
 /** Builds the DynamoDB + S3 backend of one query, checking the configuration first. */
 export function awsCheckpointBackend(config: AwsCheckpointConfig): CheckpointBackend {
   requireSetting('tableName', config.tableName);
   requireSetting('bucket', config.bucket);
-  if (!QUERY_ID.test(config.queryId ?? '')) {
-    throw new InvalidOptionError(
-      `Invalid queryId '${config.queryId}': use 1 to 128 letters, digits, '.', '-' or '_'; it names the query's checkpoint items and state prefix.`,
-    );
-  }
+  validateQueryId(config.queryId, 'queryId');
+  validateKeyPrefix(config.prefix ?? 'sluice', 'prefix');
   const retry = {
     region: config.region,
     maxAttempts: config.maxAttempts ?? 5,

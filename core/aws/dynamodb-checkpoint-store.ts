@@ -53,6 +53,8 @@ import {
   encodeCheckpointRecord,
   requireBatch,
 } from '../checkpoint/checkpoint-record.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
+import { validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
 import { CheckpointError } from '../errors.js';
 import { awsFailure, cancelledTransactionItems, classifyAwsError } from './aws-error.js';
 
@@ -96,7 +98,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     this.db = DynamoDBDocumentClient.from(options.client, {
       marshallOptions: { removeUndefinedValues: true },
     });
-    this.pk = `query#${options.queryId}`;
+    this.pk = `query#${validateQueryId(options.queryId, "DynamoDbCheckpointStore option 'queryId'")}`;
     this.location = `dynamodb://${options.tableName}/${this.pk}`;
     this.clock = options.clock ?? Date.now;
   }
@@ -353,7 +355,12 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       requireBatch(`${name} (its batchId attribute)`, item.batchId, batchId);
     if (item.record !== undefined) return decodeCheckpointRecord<T>(item.record, name, batchId);
     if (item.recordKey && this.options.largeRecords) {
-      const bytes = await this.options.largeRecords.get(item.recordKey);
+      const recordKey = resolveStoredReference(item.recordKey, {
+        root: `Checkpoint objects ${this.options.largeRecords.location}`,
+        entry: `${this.location} item ${sk}`,
+        encoding: 'key',
+      });
+      const bytes = await this.options.largeRecords.get(recordKey);
       if (!bytes) {
         throw new CheckpointError(
           `${this.location} ${sk} references ${item.recordKey}, which is missing from ${this.options.largeRecords.location}.`,

@@ -18,6 +18,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { validateKeyPrefix } from '../checkpoint/checkpoint-identifiers.js';
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
 import type { ObjectMetadataListing, StoredObject } from '../sources/object-store-listing.js';
@@ -194,13 +195,11 @@ function validBucket(bucket: string): string {
   return bucket;
 }
 
+/** '' (the whole bucket), or a key prefix by the shared rule, to which a trailing '/' may be added. */
 function validPrefix(prefix: string): string {
-  if (prefix.startsWith('/')) {
-    throw new InvalidOptionError(
-      `S3ObjectStore option 'prefix' must not start with '/' (S3 keys have no leading slash), got ${JSON.stringify(prefix)}; drop the slash.`,
-    );
-  }
-  return prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`;
+  if (prefix === '') return prefix;
+  const withoutSlash = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return `${validateKeyPrefix(withoutSlash, "S3ObjectStore option 'prefix'")}/`;
 }
 
 function validPageSize(size: number): number {

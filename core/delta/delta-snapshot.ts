@@ -76,7 +76,13 @@ export class DeltaSnapshot {
     checkpoint: DeltaCommit,
     commits: readonly DeltaCommit[],
   ): DeltaSnapshot {
-    return DeltaSnapshot.build(table, undefined, checkpoint.version - 1, [checkpoint, ...commits]);
+    return DeltaSnapshot.build(
+      table,
+      undefined,
+      checkpoint.version - 1,
+      [checkpoint, ...commits],
+      true,
+    );
   }
 
   private static build(
@@ -84,6 +90,7 @@ export class DeltaSnapshot {
     previous: DeltaSnapshot | undefined,
     startVersion: number,
     commits: readonly DeltaCommit[],
+    startsWithCheckpoint = false,
   ): DeltaSnapshot {
     let version = startVersion;
     let protocol = previous?.protocol;
@@ -91,22 +98,24 @@ export class DeltaSnapshot {
     const files = new Map(previous?.files);
     const tombstones = new Map(previous?.tombstones);
     const transactions = new Map(previous?.transactions);
-    for (const commit of commits) {
+    for (const [i, commit] of commits.entries()) {
       if (commit.version !== version + 1) {
         throw new DeltaTableError(
           `Delta table ${table}: the log jumps from version ${version} to ${commit.version}; version ${version + 1} is missing, restore it from a backup.`,
         );
       }
       version = commit.version;
+      const entry = (kind: string) =>
+        `${startsWithCheckpoint && i === 0 ? 'the checkpoint of version' : 'log version'} ${version}, ${kind} action`;
       for (const action of commit.actions) {
         if ('protocol' in action) protocol = action.protocol;
         else if ('metaData' in action) metadata = action.metaData;
         else if ('add' in action) {
-          const key = fromLogPath(action.add.path, table);
+          const key = fromLogPath(action.add.path, table, entry('add'));
           files.set(key, action.add);
           tombstones.delete(key);
         } else if ('remove' in action) {
-          const key = fromLogPath(action.remove.path, table);
+          const key = fromLogPath(action.remove.path, table, entry('remove'));
           files.delete(key);
           tombstones.set(key, action.remove);
         } else if ('txn' in action) transactions.set(action.txn.appId, action.txn);

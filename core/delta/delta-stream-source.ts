@@ -25,7 +25,7 @@ import type { Row } from '../types/row.js';
 import type { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
 import type { Offset, PlanningContext, Source, SourceContext } from '../sources/source.js';
 import { type ChangeCommitOptions, streamedAdds } from './change-commits.js';
-import { DELTA_READER_VERSION, type MetadataAction } from './delta-actions.js';
+import { DELTA_READER_VERSION, type DeltaAction, type MetadataAction } from './delta-actions.js';
 import type { DeltaLog } from './delta-log.js';
 import { parseDeltaSchema } from './delta-schema.js';
 import type { DeltaSnapshot } from './delta-snapshot.js';
@@ -256,13 +256,30 @@ export class DeltaStreamSource implements Source {
         );
       }
     }
+    const keys = this.fileKeys(actions, version);
     const files = streamedAdds(actions, this.changes, this.log.table, version).map((add) => ({
-      key: fromLogPath(add.path, this.log.table),
+      key: keys.get(add.path)!,
       add,
       version,
     }));
     this.commits.set(version, files);
     return files;
+  }
+
+  /**
+   * The object key of every add and remove path of commit `version`: each is checked, even those
+   * the stream passes over, so a log that points outside the table fails the stream wherever it does.
+   */
+  private fileKeys(actions: readonly DeltaAction[], version: number): Map<string, string> {
+    const keys = new Map<string, string>();
+    for (const action of actions) {
+      const [kind, file] =
+        'add' in action ? ['add', action.add] : 'remove' in action ? ['remove', action.remove] : [];
+      if (file === undefined) continue;
+      const entry = `log version ${version}, ${kind} action`;
+      keys.set(file.path, fromLogPath(file.path, this.log.table, entry));
+    }
+    return keys;
   }
 
   /** Fails the stream when the table was replaced or its schema or partitioning changed. */

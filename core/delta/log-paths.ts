@@ -4,7 +4,7 @@
  * already Hive-escaped (`a%3Ab` for `a:b`); the URI form escapes that `%` again (`a%253Ab`), exactly
  * as Spark writes it.
  */
-import { DeltaTableError } from '../errors.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 
 /** The log's URI path of a data file stored under `key` (relative to the table root). */
 export function toLogPath(key: string): string {
@@ -12,22 +12,11 @@ export function toLogPath(key: string): string {
 }
 
 /**
- * The object key (relative to the table root) of a path from the log. Throws DeltaTableError naming
- * the table for an absolute path (a URI with a scheme, or a leading `/`): a table whose files live
- * elsewhere (a shallow clone) is not one Sluice reads yet.
+ * The object key (relative to the table root) of a path from the log; `entry` names the action that
+ * holds it (`log version 3, add action`). Throws UnsafePathError naming the table, the entry and the
+ * path when the decoded path leaves the table root: absolute paths and other schemes included, so a
+ * table whose files live elsewhere (a shallow clone) is not one Sluice reads.
  */
-export function fromLogPath(path: string, table: string): string {
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path) || path.startsWith('/')) {
-    throw new DeltaTableError(
-      `Delta table ${table}: data file ${path} is an absolute path outside the table; Sluice reads only tables whose files lie under the table root.`,
-    );
-  }
-  try {
-    return decodeURIComponent(path);
-  } catch (cause) {
-    throw new DeltaTableError(
-      `Delta table ${table}: data file path ${JSON.stringify(path)} is not a valid URI path; the log is damaged.`,
-      { cause },
-    );
-  }
+export function fromLogPath(path: string, table: string, entry: string): string {
+  return resolveStoredReference(path, { root: `Delta table ${table}`, entry, encoding: 'uri' });
 }

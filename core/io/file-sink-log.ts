@@ -20,6 +20,7 @@
  * same rules serve the sink (through an ObjectStore, local or S3) and the synchronous local readers.
  */
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { InvalidOptionError, SinkError } from '../errors.js';
 
 /** The directory of the manifest log, under the sink's root. */
@@ -104,7 +105,8 @@ export function encodeManifest(manifest: SinkManifest): Uint8Array {
 
 /**
  * Reads a manifest's bytes; `source` names the object for messages. Throws SinkError when the bytes
- * are not a manifest of this format version (a damaged log, or one written by a newer Sluice).
+ * are not a manifest of this format version (a damaged log, or one written by a newer Sluice), and
+ * UnsafePathError when an entry's path leads outside the sink's root.
  */
 export function decodeManifest(
   name: ManifestName,
@@ -142,7 +144,14 @@ export function decodeManifest(
     batchId: header.batchId,
     queryId: header.queryId,
     compact: name.compact,
-    files: files as SinkFileEntry[],
+    files: (files as SinkFileEntry[]).map((f, i) => ({
+      ...f,
+      path: resolveStoredReference(f.path, {
+        root: `File sink manifest ${source}`,
+        entry: `line ${i + 3}`,
+        encoding: 'key',
+      }),
+    })),
   };
 }
 

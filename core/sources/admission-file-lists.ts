@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { sortableId } from '../checkpoint/sortable-id.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { CheckpointError } from '../errors.js';
 import { type ListedFile, listedFiles } from './file-listing.js';
 import { FILE_SOURCE_FORMAT_VERSION, type FileSourceOffset } from './file-source-offset.js';
@@ -48,18 +49,40 @@ export class AdmissionFileLists {
     return { ...base, filesKey };
   }
 
-  /** The files of an admission, from its offset or the object it references. */
+  /**
+   * The files of an admission, from its offset or the object it references. The key and every path
+   * come from the checkpoint, so each must lie under its root (UnsafePathError otherwise).
+   */
   async files(offset: FileSourceOffset): Promise<ListedFile[]> {
-    if (offset.files) return [...offset.files];
+    const entry = `the offset of admission ${offset.logOffset}`;
+    if (offset.files) return this.contained([...offset.files], entry);
     const key = offset.filesKey!;
     if (this.recent?.key === key) return this.recent.files;
-    const files = await this.read(key, offset.logOffset);
+    const files = this.contained(await this.read(key, offset.logOffset, entry), entry);
     this.recent = { key, files };
     return files;
   }
 
-  private async read(key: string, logOffset: number): Promise<ListedFile[]> {
-    const record = (await readRecord(this.store, key)) as Partial<FileListRecord> | undefined;
+  /** `files`, after checking that each path lies under the source's root. */
+  private contained(files: ListedFile[], entry: string): ListedFile[] {
+    for (const f of files) {
+      resolveStoredReference(f.path, {
+        root: `File source data root (checkpoint ${this.store.location})`,
+        entry: `the file list of ${entry}`,
+        encoding: 'key',
+      });
+    }
+    return files;
+  }
+
+  private async read(key: string, logOffset: number, entry: string): Promise<ListedFile[]> {
+    const origin = {
+      root: `File source checkpoint ${this.store.location}`,
+      entry,
+      encoding: 'key' as const,
+    };
+    const record = (await readRecord(this.store, resolveStoredReference(key, origin))) as
+      Partial<FileListRecord> | undefined;
     const name = recordName(this.store, key);
     if (!record) {
       throw new CheckpointError(

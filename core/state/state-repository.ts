@@ -24,6 +24,7 @@ import {
 } from '../checkpoint/checksummed-record.js';
 import { CheckpointError } from '../errors.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
+import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { DELETED, KeyedStateStore, type PartitionChanges } from './keyed-state-store.js';
 import { decodeStateValue, encodeStateValue } from './state-value.js';
 
@@ -155,11 +156,16 @@ export class StateRepository {
     const store = new KeyedStateStore(this.numPartitions);
     const partitions = manifest.operators[op] ?? this.emptyPartitions();
     const contents = await Promise.all(
-      partitions.map((files) =>
+      partitions.map((files, p) =>
         Promise.all(
           [files.snapshot, ...files.deltas]
             .filter((k): k is string => k !== null)
-            .map((k) => this.readFile(k)),
+            .map((k) =>
+              this.readFile(
+                k,
+                `the state manifest of batch ${manifest.batchId}, operator ${op} partition ${p}`,
+              ),
+            ),
         ),
       ),
     );
@@ -174,7 +180,9 @@ export class StateRepository {
 
   /** Reads and validates a manifest; `batchId` is the batch of the commit that names it. */
   async readManifest(key: string, batchId?: number): Promise<StateManifest> {
-    const decoded = decodeChecksummedRecord(Buffer.from(await this.required(key)).toString('utf8'));
+    const decoded = decodeChecksummedRecord(
+      Buffer.from(await this.required(key, "a commit record's state manifest")).toString('utf8'),
+    );
     if ('problem' in decoded) throw corrupt(this.store, key, decoded.problem, decoded.cause);
     const manifest = decoded.record as StateManifest;
     if (manifest.formatVersion !== FORMAT_VERSION)
@@ -192,8 +200,8 @@ export class StateRepository {
     return manifest;
   }
 
-  private async readFile(key: string): Promise<[string, unknown][]> {
-    const opened = openText(Buffer.from(await this.required(key)).toString('utf8'));
+  private async readFile(key: string, entry: string): Promise<[string, unknown][]> {
+    const opened = openText(Buffer.from(await this.required(key, entry)).toString('utf8'));
     if (isTextProblem(opened)) throw corrupt(this.store, key, opened.problem, opened.cause);
     const { header, body } = opened;
     if (header.formatVersion !== FORMAT_VERSION)
@@ -205,8 +213,10 @@ export class StateRepository {
     });
   }
 
-  private async required(key: string): Promise<Uint8Array> {
-    const bytes = await this.store.get(key);
+  /** The bytes under `key`, a reference read from `entry`, which must lie in the store. */
+  private async required(key: string, entry: string): Promise<Uint8Array> {
+    const origin = { root: `State store ${this.store.location}`, entry, encoding: 'key' as const };
+    const bytes = await this.store.get(resolveStoredReference(key, origin));
     if (bytes === undefined) {
       throw new CheckpointError(
         `State file ${this.store.location}/${key} is missing; the checkpoint is damaged. Restore the file or start the query on a new checkpoint.`,

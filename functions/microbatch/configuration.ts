@@ -5,7 +5,7 @@
  * construct (which also derives IAM from them) and the function agree on one typed shape.
  */
 import * as z from 'zod/mini';
-import { InvalidOptionError } from '../../core/index.js';
+import { InvalidOptionError, validateKeyPrefix, validateQueryId } from '../../core/index.js';
 import { parseDuration } from '../../core/types/duration.js';
 
 /** The names of the environment variables the function reads. */
@@ -34,15 +34,22 @@ const noLeadingSlash = z.refine<string>((p) => !p.startsWith('/'), 'must not sta
 const tablePath = z.string().check(z.trim(), z.minLength(1), noLeadingSlash);
 
 /**
- * The query id names the query's checkpoint items (`query#<id>`, the IAM leading key) and its state
- * prefix, so it is restricted to characters safe in both.
+ * An object that refuses keys it does not define: a misspelt optional setting (`partitonBy`) would
+ * otherwise be dropped and its default used without a word.
  */
-const QUERY_ID = /^[A-Za-z0-9._-]{1,128}$/;
+function strictObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => `"${k}"`).join(', ')}; correct the spelling or remove it`
+        : undefined,
+  });
+}
 
 /** How the function authenticates to Kafka (MSK IAM, or SCRAM/PLAIN credentials in Secrets Manager). */
 export const kafkaAuthSchema = z.discriminatedUnion('mechanism', [
-  z.object({ mechanism: z.literal('aws-msk-iam'), region: z.optional(name) }),
-  z.object({
+  strictObject({ mechanism: z.literal('aws-msk-iam'), region: z.optional(name) }),
+  strictObject({
     mechanism: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']),
     /** A secret whose SecretString is `{"username": ..., "password": ...}`. */
     secretArn: name,
@@ -58,7 +65,7 @@ const kafkaConnection = {
 
 /** The stream the query reads. */
 export const sourceConfigSchema = z.discriminatedUnion('kind', [
-  z.object({
+  strictObject({
     kind: z.literal('kafka'),
     ...kafkaConnection,
     startingOffsets: z._default(z.enum(['earliest', 'latest']), 'earliest'),
@@ -67,7 +74,7 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
     maxTriggerDelay: z.optional(name),
     failOnDataLoss: z._default(z.boolean(), true),
   }),
-  z.object({
+  strictObject({
     kind: z.literal('s3-files'),
     bucket: bucketName,
     prefix: z._default(z.string().check(noLeadingSlash), ''),
@@ -80,19 +87,19 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
 
 /** Where the query's results go. */
 export const sinkConfigSchema = z.discriminatedUnion('kind', [
-  z.object({
+  strictObject({
     kind: z.literal('delta'),
     bucket: bucketName,
     path: tablePath,
     partitionBy: z.optional(z.array(name)),
   }),
-  z.object({
+  strictObject({
     kind: z.literal('files'),
     bucket: bucketName,
     path: tablePath,
     format: z.enum(['json', 'csv', 'parquet']),
   }),
-  z.object({
+  strictObject({
     kind: z.literal('dynamodb'),
     tableName: name,
     /** The table's partition key attribute. @default the table's, from DescribeTable */
@@ -102,7 +109,7 @@ export const sinkConfigSchema = z.discriminatedUnion('kind', [
     /** The result columns that key an item. @default the aggregation's grouping keys */
     keyColumns: z.optional(z.array(name)),
   }),
-  z.object({ kind: z.literal('kafka'), ...kafkaConnection }),
+  strictObject({ kind: z.literal('kafka'), ...kafkaConnection }),
 ]);
 
 /** The stream the query reads. */
@@ -148,7 +155,7 @@ export function readConfiguration(
     );
   }
   return {
-    queryId: matching(env, ENV.queryId, QUERY_ID, "1 to 128 letters, digits, '.', '-' or '_'"),
+    queryId: validateQueryId(required(env, ENV.queryId), ENV.queryId),
     checkpointTable: required(env, ENV.checkpointTable),
     stateBucket: matching(env, ENV.stateBucket, S3_BUCKET, BUCKET_RULE),
     statePrefix: statePrefix(env),
@@ -157,7 +164,7 @@ export function readConfiguration(
     safetyMarginMs: integerSetting(env, ENV.safetyMarginMs, 5_000),
     source: jsonSetting(env, ENV.source, sourceConfigSchema),
     sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
-    s3ForcePathStyle: env[ENV.s3ForcePathStyle] === 'true',
+    s3ForcePathStyle: booleanSetting(env, ENV.s3ForcePathStyle, false),
   };
 }
 
@@ -180,14 +187,9 @@ function matching(
   return value;
 }
 
+/** The state prefix, by the rule the construct and the backends share. */
 function statePrefix(env: Readonly<Record<string, string | undefined>>): string {
-  const value = env[ENV.statePrefix]?.trim() || 'sluice';
-  if (value.startsWith('/')) {
-    throw new InvalidOptionError(
-      `${ENV.statePrefix}='${value}' must not start with '/': S3 keys have no leading slash.`,
-    );
-  }
-  return value;
+  return validateKeyPrefix(env[ENV.statePrefix]?.trim() || 'sluice', ENV.statePrefix);
 }
 
 function durationSetting(
@@ -218,6 +220,21 @@ function integerSetting(
     throw new InvalidOptionError(`${key}='${text}' must be a non-negative integer.`);
   }
   return n;
+}
+
+/** 'true' or 'false' in any case, as Spark reads a boolean setting; anything else is refused. */
+function booleanSetting(
+  env: Readonly<Record<string, string | undefined>>,
+  key: string,
+  fallback: boolean,
+): boolean {
+  const text = env[key]?.trim();
+  if (!text) return fallback;
+  const value = text.toLowerCase();
+  if (value !== 'true' && value !== 'false') {
+    throw new InvalidOptionError(`${key}='${text}' must be 'true' or 'false'.`);
+  }
+  return value === 'true';
 }
 
 function jsonSetting<T>(

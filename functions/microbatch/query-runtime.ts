@@ -40,6 +40,7 @@ import type { AwsClients } from './aws-clients.js';
 import { ENV, type MicroBatchConfig, type SinkConfig, type SourceConfig } from './configuration.js';
 import { kafkaSinkOptions, kafkaSourceOptions } from './kafka-source-options.js';
 import type { QueryModule } from './query-module.js';
+import { checkSinkColumns } from './sink-columns.js';
 
 /** One container's query. */
 export class QueryRuntime {
@@ -57,7 +58,10 @@ export class QueryRuntime {
     const input = fromSetting(ENV.source, () => sourceFrame(session, config.source, clients));
     this.df = queryModule.query(input, session);
     checkStreamingPlan(this.df.plan, queryModule.outputMode);
-    this.sink = fromSetting(ENV.sink, () => createSink(config.sink, clients));
+    this.sink = fromSetting(ENV.sink, () => {
+      checkSinkColumns(config.sink, this.df.schema);
+      return createSink(config.sink, clients);
+    });
     this.backend = awsCheckpointBackend({
       tableName: config.checkpointTable,
       bucket: config.stateBucket,

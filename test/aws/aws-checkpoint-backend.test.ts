@@ -106,6 +106,14 @@ describe('the AWS checkpoint backend from configuration', () => {
     );
     expect(() =>
       awsCheckpointBackend({ tableName: 't', bucket: 'b', queryId: 'has space' }),
-    ).toThrow(/Invalid queryId 'has space'/);
+    ).toThrow(/queryId='has space' is invalid/);
+    for (const queryId of ['.', '..']) {
+      expect(() => awsCheckpointBackend({ tableName: 't', bucket: 'b', queryId })).toThrow(
+        `queryId='${queryId}' is invalid`,
+      );
+    }
+    expect(() =>
+      awsCheckpointBackend({ tableName: 't', bucket: 'b', queryId: 'q', prefix: '../../etc' }),
+    ).toThrow(/prefix='\.\.\/\.\.\/etc' is invalid/);
   });
 });

@@ -26,7 +26,15 @@ describe('S3ObjectStore options', () => {
     expect(() => new S3ObjectStore({ client, bucket: 'My_Bucket' })).toThrow(InvalidOptionError);
     expect(() => new S3ObjectStore({ client, bucket: '' })).toThrow(/option 'bucket'.*got ""/);
     expect(() => new S3ObjectStore({ client, bucket: 'state', prefix: '/queries' })).toThrow(
-      /option 'prefix' must not start with '\/'/,
+      /option 'prefix'='\/queries' is invalid: it starts with '\/'/,
+    );
+    for (const prefix of ['../other-query', 'queries/../../x', 'a//b']) {
+      expect(() => new S3ObjectStore({ client, bucket: 'state', prefix })).toThrow(
+        `S3ObjectStore option 'prefix'='${prefix}' is invalid`,
+      );
+    }
+    expect(new S3ObjectStore({ client, bucket: 'state', prefix: 'queries/q1/' }).location).toBe(
+      's3://state/queries/q1/',
     );
     for (const listPageSize of [0, 1001, 2.5]) {
       expect(() => new S3ObjectStore({ client, bucket: 'state', listPageSize })).toThrow(

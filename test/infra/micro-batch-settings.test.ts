@@ -73,6 +73,9 @@ describe('resolveSettings refuses', () => {
   it('a query id that is unsafe in a key or prefix', () => {
     expect(failure({ queryId: 'clicks/v2' }).message).toMatch(/queryId/);
     expect(failure({ queryId: '' }).message).toMatch(/queryId/);
+    for (const queryId of ['.', '..']) {
+      expect(failure({ queryId }).message).toMatch(`queryId='${queryId}' is invalid`);
+    }
   });
 
   it('a source or sink the function would refuse, naming the field', () => {
@@ -129,9 +132,12 @@ describe('resolveSettings refuses', () => {
     ).toMatch(/safetyMargin/);
   });
 
-  it('a state prefix with a leading or trailing slash', () => {
+  it("a state prefix with a '/' at either end, an empty segment or a '.' or '..' segment", () => {
     expect(failure({ statePrefix: '/sluice' }).message).toMatch(/statePrefix/);
     expect(failure({ statePrefix: 'sluice/' }).message).toMatch(/statePrefix/);
+    for (const statePrefix of ['../../etc', 'teams/./growth', 'teams//growth']) {
+      expect(failure({ statePrefix }).message).toMatch(`statePrefix='${statePrefix}' is invalid`);
+    }
     expect(resolveSettings({ ...base, statePrefix: 'teams/growth' }).statePrefix).toBe(
       'teams/growth',
     );

@@ -33,6 +33,13 @@ describe('parseSource and parseSink', () => {
     );
   });
 
+  it('refuse a key the function does not define, as the function does', () => {
+    const typo = { kind: 'delta', bucket: 'lake', path: 'tables/t', partitonBy: ['category'] };
+    expect(() => parseSink(typo as Parameters<typeof parseSink>[0])).toThrow(
+      /The sink configuration is invalid: sink: unknown key "partitonBy"/,
+    );
+  });
+
   it('pass a bucket created in the same stack (a token) through to deploy time', () => {
     const stack = new Stack();
     const bucket = new s3.Bucket(stack, 'Lake');

@@ -1,10 +1,15 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   FileSinkLog,
   InvalidOptionError,
   MemoryObjectStore,
+  S3ObjectStore,
   SinkError,
   type SinkFileEntry,
+  SluiceSession,
+  UnsafePathError,
 } from '../../core/index.js';
 import {
   decodeManifest,
@@ -13,6 +18,9 @@ import {
   manifestsToRead,
   parseManifestName,
 } from '../../core/io/file-sink-log.js';
+import { createBucket, s3Client } from '../support/aws-clients.js';
+import { tempDir } from '../support/temp-dir.js';
+import { uniqueName } from '../support/unique-name.js';
 
 const file = (path: string, size = 10): SinkFileEntry => ({
   path,
@@ -129,5 +137,47 @@ describe('FileSinkLog on an object store', () => {
       expect(() => new FileSinkLog(new MemoryObjectStore(), interval)).toThrow(InvalidOptionError);
       expect(() => new FileSinkLog(new MemoryObjectStore(), interval)).toThrow(/compactInterval/);
     }
+  });
+});
+
+describe('a manifest entry whose path leads outside the sink root', () => {
+  const manifestListing = (...paths: string[]) =>
+    encodeManifest({ batchId: 0, queryId: 'q', compact: false, files: paths.map((p) => file(p)) });
+
+  it.each(['../secret.json', 'a/../../secret.json', '/etc/passwd', 's3://other-bucket/x.json'])(
+    'is refused when the manifest is read: %s',
+    (outside) => {
+      const read = () =>
+        decodeManifest(
+          parseManifestName('0')!,
+          manifestListing('part-0.json', outside),
+          'out/log/0',
+        );
+      expect(read).toThrow(UnsafePathError);
+      expect(read).toThrow(
+        `File sink manifest out/log/0: line 4 holds the path ${JSON.stringify(outside)}`,
+      );
+    },
+  );
+
+  it('is never read by read.json of a local output directory', () => {
+    const root = tempDir('sluice-sink-paths-');
+    const output = path.join(root, 'out');
+    mkdirSync(path.join(output, '_sluice_metadata'), { recursive: true });
+    writeFileSync(path.join(root, 'secret.json'), '{"password":"hunter2"}\n');
+    writeFileSync(path.join(output, '_sluice_metadata', '0'), manifestListing('../secret.json'));
+    const read = async () => new SluiceSession().read.json(output).collect();
+    return expect(read()).rejects.toThrow(
+      /line 3 holds the path "\.\.\/secret\.json", which climbs out/,
+    );
+  });
+
+  it('is never read from an output on S3, one prefix over', async () => {
+    const bucket = await createBucket(uniqueName('sink-paths'));
+    const output = new S3ObjectStore({ client: s3Client(), bucket, prefix: 'outputs/clicks' });
+    const above = new S3ObjectStore({ client: s3Client(), bucket, prefix: 'outputs' });
+    await above.put('secret.json', bytes('{"password":"hunter2"}\n'));
+    await output.put('_sluice_metadata/0', manifestListing('../secret.json'));
+    await expect(new FileSinkLog(output).allFiles()).rejects.toBeInstanceOf(UnsafePathError);
   });
 });

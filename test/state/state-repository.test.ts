@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
-import { CheckpointError } from '../../core/errors.js';
+import { CheckpointError, UnsafePathError } from '../../core/errors.js';
 import { KeyedStateStore } from '../../core/state/keyed-state-store.js';
 import { type StateManifest, StateRepository } from '../../core/state/state-repository.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -364,6 +364,38 @@ describe('StateRepository', () => {
       writeFileSync(path.join(root, v0.manifestKey), JSON.stringify(v0.manifest));
       const loaded = await repository.load(v0.manifestKey, 1, 0);
       expect(contents(loaded.stores[0])).toEqual(contents(stores[0]));
+    });
+
+    it("refuses a manifest reference or a state file reference that leads outside the store, such as another query's state", async () => {
+      const parent = tempDir();
+      const other = new StateRepository(new LocalDirectoryStore(path.join(parent, 'q2')), 4, 10);
+      const { manifest, stores } = await other.load(null, 1);
+      stores[0].put('k', 12345);
+      const theirs = await other.persist(0, 'a', manifest, stores);
+      const ours = new LocalDirectoryStore(path.join(parent, 'q1'));
+      const repository = new StateRepository(ours, 4, 10);
+
+      const foreignManifest = `../q2/${theirs.manifestKey}`;
+      await expect(repository.load(foreignManifest, 1)).rejects.toThrow(
+        `a commit record's state manifest holds the path "${foreignManifest}", which climbs out`,
+      );
+
+      const p = stores[0].partitionOf('k');
+      const foreignFile = `../q2/${partitionFiles(theirs.manifest, p).deltas[0]}`;
+      const operators = {
+        0: theirs.manifest.operators[0].map((f, i) =>
+          i === p ? { snapshot: null, deltas: [foreignFile] } : f,
+        ),
+      };
+      await ours.put(
+        'state/manifests/0-b.json',
+        Buffer.from(JSON.stringify({ ...theirs.manifest, operators })),
+      );
+      const error = await repository.load('state/manifests/0-b.json', 1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnsafePathError);
+      expect((error as Error).message).toContain(
+        `the state manifest of batch 0, operator 0 partition ${p} holds the path "${foreignFile}"`,
+      );
     });
 
     it('refuses a manifest written with another partition count', async () => {

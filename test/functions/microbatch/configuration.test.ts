@@ -22,6 +22,18 @@ function environment(changes: Record<string, string | undefined> = {}) {
 }
 
 describe('readConfiguration', () => {
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    [' True ', true],
+    ['false', false],
+    ['FALSE', false],
+    ['', false],
+  ])('reads SLUICE_S3_FORCE_PATH_STYLE=%j as %s, in any case', (text, expected) => {
+    const config = readConfiguration(environment({ [ENV.s3ForcePathStyle]: text }));
+    expect(config.s3ForcePathStyle).toBe(expected);
+  });
+
   it('reads a valid environment, with the defaults for what it leaves out', () => {
     expect(readConfiguration(environment())).toEqual({
       queryId: 'clicks',
@@ -76,7 +88,19 @@ describe('readConfiguration', () => {
     [ENV.checkpointTable, { [ENV.checkpointTable]: ' ' }, /SLUICE_CHECKPOINT_TABLE/],
     [ENV.stateBucket, { [ENV.stateBucket]: undefined }, /SLUICE_STATE_BUCKET/],
     [ENV.stateBucket, { [ENV.stateBucket]: 'State_Bucket' }, /SLUICE_STATE_BUCKET=.*bucket name/],
+    [ENV.queryId, { [ENV.queryId]: '.' }, /SLUICE_QUERY_ID='\.' is invalid/],
+    [ENV.queryId, { [ENV.queryId]: '..' }, /SLUICE_QUERY_ID='\.\.' is invalid/],
     [ENV.statePrefix, { [ENV.statePrefix]: '/sluice' }, /SLUICE_STATE_PREFIX=.*leading slash/],
+    [
+      ENV.statePrefix,
+      { [ENV.statePrefix]: '../../etc' },
+      /SLUICE_STATE_PREFIX='\.\.\/\.\.\/etc' is invalid/,
+    ],
+    [
+      ENV.statePrefix,
+      { [ENV.statePrefix]: 'x/' },
+      /SLUICE_STATE_PREFIX='x\/' is invalid: it ends with '\/'/,
+    ],
     [ENV.scheduleInterval, { [ENV.scheduleInterval]: 'hourly' }, /SLUICE_SCHEDULE_INTERVAL=/],
     [ENV.triggerInterval, { [ENV.triggerInterval]: '10 sekunds' }, /SLUICE_TRIGGER_INTERVAL=/],
     [
@@ -113,6 +137,38 @@ describe('readConfiguration', () => {
       { [ENV.sink]: JSON.stringify({ ...DELTA, bucket: 's3://lake' }) },
       /SLUICE_SINK is invalid: bucket: must be an S3 bucket name/,
     ],
+    [
+      ENV.sink,
+      { [ENV.sink]: JSON.stringify({ ...DELTA, partitonBy: ['category'] }) },
+      /SLUICE_SINK is invalid: \(root\): unknown key "partitonBy"; correct the spelling or remove it/,
+    ],
+    [
+      ENV.source,
+      {
+        [ENV.source]: JSON.stringify({
+          ...KAFKA,
+          maxOffsetPerTrigger: 10,
+          startingOffset: 'latest',
+        }),
+      },
+      /SLUICE_SOURCE is invalid: \(root\): unknown keys "maxOffsetPerTrigger", "startingOffset"/,
+    ],
+    [
+      ENV.source,
+      {
+        [ENV.source]: JSON.stringify({
+          ...KAFKA,
+          sasl: { mechanism: 'plain', secretArn: 'arn:x', secretArm: 'arn:y' },
+        }),
+      },
+      /SLUICE_SOURCE is invalid: sasl: unknown key "secretArm"/,
+    ],
+    [
+      ENV.s3ForcePathStyle,
+      { [ENV.s3ForcePathStyle]: 'yes' },
+      /SLUICE_S3_FORCE_PATH_STYLE='yes' must be 'true' or 'false'/,
+    ],
+    [ENV.s3ForcePathStyle, { [ENV.s3ForcePathStyle]: '1' }, /SLUICE_S3_FORCE_PATH_STYLE='1'/],
   ])('names %s when it is missing or invalid (%o)', (_, changes, message) => {
     const read = () => readConfiguration(environment(changes));
     expect(read).toThrow(InvalidOptionError);
