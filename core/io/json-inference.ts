@@ -11,7 +11,8 @@
  *
  * A scanner reads the text itself rather than using `JSON.parse`, because `JSON.parse` forgets
  * whether a number had a fraction (`10.0` must infer double, as in Spark) and does not say where a
- * syntax error is. It accepts exactly the grammar `JSON.parse` accepts.
+ * syntax error is. It accepts exactly the grammar `JSON.parse` accepts, nested at most
+ * MAX_JSON_NESTING_DEPTH deep (see json-nesting.ts).
  */
 import {
   ArrayOf,
@@ -27,6 +28,7 @@ import {
   type StructField,
   type StructType,
 } from '../types/data-types.js';
+import { MAX_JSON_NESTING_DEPTH } from './json-nesting.js';
 
 /** The inferred type of one JSON text, or null when the text is not valid JSON. */
 export function inferJsonType(text: string): DataType | null {
@@ -38,13 +40,21 @@ export function inferJsonType(text: string): DataType | null {
   }
 }
 
-/** The position (0-based) of the first syntax error in `text`, or -1 when it is valid JSON. */
-export function jsonSyntaxErrorOffset(text: string): number {
+/** Where and why a text is not a JSON record. */
+export interface JsonSyntaxError {
+  /** The position (0-based) of the character in error. */
+  readonly offset: number;
+  /** An unexpected character or end, or an array or object nested deeper than the limit. */
+  readonly reason: 'unexpected' | 'too-deep';
+}
+
+/** The first syntax error in `text`, or null when it is a valid JSON record. */
+export function jsonSyntaxError(text: string): JsonSyntaxError | null {
   try {
     new JsonScanner(text).document();
-    return -1;
+    return null;
   } catch (e) {
-    if (e instanceof SyntaxErrorAt) return e.offset;
+    if (e instanceof SyntaxErrorAt) return e;
     throw e;
   }
 }
@@ -112,10 +122,12 @@ function finishStruct(t: StructType): StructType | null {
 }
 
 /** The scanner's signal for a syntax error; caught inside this module. */
-class SyntaxErrorAt {
+class SyntaxErrorAt implements JsonSyntaxError {
   readonly offset: number;
-  constructor(offset: number) {
+  readonly reason: JsonSyntaxError['reason'];
+  constructor(offset: number, reason: JsonSyntaxError['reason'] = 'unexpected') {
     this.offset = offset;
+    this.reason = reason;
   }
 }
 
@@ -123,9 +135,14 @@ const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const SIMPLE_ESCAPES = '"\\/bfnrt';
 
-/** A recursive-descent reader of one JSON text that returns its type instead of its value. */
+/**
+ * A recursive-descent reader of one JSON text that returns its type instead of its value. It
+ * refuses to nest deeper than MAX_JSON_NESTING_DEPTH, which also keeps its recursion off the
+ * stack limit.
+ */
 class JsonScanner {
   private pos = 0;
+  private depth = 0;
   private readonly text: string;
 
   constructor(text: string) {
@@ -161,7 +178,7 @@ class JsonScanner {
   }
 
   private object(): StructType {
-    this.pos++;
+    this.enter();
     const fields = new Map<string, DataType>(); // JSON.parse keeps the last of repeated keys; so does set()
     this.skipSpace();
     if (!this.consume('}')) {
@@ -176,12 +193,13 @@ class JsonScanner {
       } while (this.consume(','));
       this.expect('}');
     }
+    this.depth--;
     const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return struct(sorted.map(([name, t]) => field(name, t)));
   }
 
   private array(): DataType {
-    this.pos++;
+    this.enter();
     let element: DataType = NullType;
     this.skipSpace();
     if (!this.consume(']')) {
@@ -191,7 +209,14 @@ class JsonScanner {
       } while (this.consume(','));
       this.expect(']');
     }
+    this.depth--;
     return ArrayOf(element);
+  }
+
+  /** Moves past the `[` or `{` that opens one more level of nesting. */
+  private enter(): void {
+    if (++this.depth > MAX_JSON_NESTING_DEPTH) throw new SyntaxErrorAt(this.pos, 'too-deep');
+    this.pos++;
   }
 
   private key(): string {

@@ -11,7 +11,8 @@
 import { ExecutionError, InvalidOptionError } from '../errors.js';
 import { ArrayOf, type DataType, field, MapOf, struct, typeName } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
-import { jsonSyntaxErrorOffset } from './json-inference.js';
+import { jsonSyntaxError } from './json-inference.js';
+import { MAX_JSON_NESTING_DEPTH, tooDeepAt } from './json-nesting.js';
 import { isJsonObject, JsonTypeMismatch, type RowReader } from './json-value.js';
 
 /** What a JSON reader does with a malformed record. */
@@ -105,7 +106,11 @@ export class MalformedRecord {
     const quoted = `'${this.text.length > 100 ? `${this.text.slice(0, 100)}...` : this.text}'`;
     if (this.mismatch) return `${quoted} does not match the schema: ${this.mismatch.describe()}`;
     // Located here, on the failure path only, since JSON.parse does not always say where.
-    const offset = jsonSyntaxErrorOffset(this.text);
+    const error = jsonSyntaxError(this.text);
+    const offset = error?.offset ?? 0;
+    if (error?.reason === 'too-deep') {
+      return `${quoted} nests deeper than ${MAX_JSON_NESTING_DEPTH} levels at position ${offset}, more than Spark's JSON reader allows`;
+    }
     const found = offset < this.text.length ? `'${this.text[offset]}'` : 'end of input';
     return `${quoted} is not valid JSON: unexpected ${found} at position ${offset}`;
   }
@@ -117,15 +122,17 @@ export function isBlankRecord(text: string): boolean {
 }
 
 /**
- * Parses one record's text: its JSON value, a MalformedRecord, or undefined when the text is
- * blank.
+ * Parses one record's text: its JSON value, a MalformedRecord (also for a record nested deeper
+ * than MAX_JSON_NESTING_DEPTH), or undefined when the text is blank.
  */
 export function parseJsonText(text: string): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     return isBlankRecord(text) ? undefined : new MalformedRecord(text, null, null);
   }
+  return tooDeepAt(text) >= 0 ? new MalformedRecord(text, null, null) : json;
 }
 
 /** Reads a parsed top-level record into a row, or into a MalformedRecord that keeps the fields that fit. */

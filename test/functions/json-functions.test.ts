@@ -261,3 +261,33 @@ describe('to_json', () => {
     );
   });
 });
+
+describe('from_json on a record nested deeper than Spark allows (1000 levels)', () => {
+  const deep = `{"user": ${'['.repeat(10_000)}${']'.repeat(10_000)}, "id": 1}`;
+  const withCorrupt = parseSchema('id INT, user STRING, _corrupt_record STRING');
+
+  it('makes it a corrupt record in PERMISSIVE mode', () => {
+    expect(onText(from_json('value', withCorrupt), deep)).toEqual([null, null, deep]);
+  });
+
+  it('drops it in DROPMALFORMED mode', () => {
+    expect(thrownOn(from_json('value', events, { mode: 'DROPMALFORMED' }), deep)).toBe(
+      DROP_MALFORMED,
+    );
+  });
+
+  it('fails with an ExecutionError saying how deep it may nest in FAILFAST mode', () => {
+    const error = thrownOn(from_json('value', events, { mode: 'FAILFAST' }), deep);
+    expect(error).toBeInstanceOf(ExecutionError);
+    expect((error as Error).message).toContain('nests deeper than 1000 levels at position 1008');
+  });
+
+  it('reads a record nested exactly 1000 levels deep', () => {
+    const text = `{"user": ${'['.repeat(999)}${']'.repeat(999)}}`;
+    expect(onText(from_json('value', events), text)).toEqual([
+      null,
+      JSON.stringify(JSON.parse(text).user),
+      null,
+    ]);
+  });
+});
