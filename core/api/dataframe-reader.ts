@@ -15,9 +15,10 @@ import { kafkaSchema } from '../kafka/kafka-schema.js';
 import { describeSubscription } from '../kafka/kafka-subscription.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import { DataFrame } from './dataframe.js';
-import { deltaTableLocation } from './delta-options.js';
+import { deltaTableLocation, refuseChangeDataFeed } from './delta-options.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
-import { fileReadOptions, type OptionValue } from './reader-options.js';
+import { checkFileOptionNames } from './file-option-names.js';
+import { fileReadOptions, fileSelection, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
 
 /** Options of a Delta table read. */
@@ -47,10 +48,12 @@ export class DataFrameReader extends FileReaderBuilder {
     const format = this.formatName;
     if (format === 'kafka') return this.kafka(location);
     const path = this.fileLocation(location);
+    checkFileOptionNames(this.options, format, 'read');
+    const { pathGlobFilter } = fileSelection(this.options);
     const options = fileReadOptions(this.options, this.userSchema);
-    const schema = inferSchema(listDataFiles(path), format, options);
+    const schema = inferSchema(listDataFiles(path, pathGlobFilter), format, options);
     const scan = async () => {
-      const files = listDataFiles(path);
+      const files = listDataFiles(path, pathGlobFilter);
       const contents = await Promise.all(
         files.map((f) => readDataFile(f, format, { ...options, schema })),
       );
@@ -119,6 +122,7 @@ export class DataFrameReader extends FileReaderBuilder {
 }
 
 function deltaReadOptions(options: ReadonlyMap<string, OptionValue>): DeltaReadOptions {
+  refuseChangeDataFeed(options);
   const version = options.get('versionasof');
   if (version === undefined) return {};
   const n = Number(version);

@@ -37,6 +37,35 @@ export function fileReadOptions(
   };
 }
 
+/** Which files of a location a reader reads, from its options. */
+export interface FileSelection {
+  /** The glob a file's name must match (Spark's pathGlobFilter). @default every name */
+  readonly pathGlobFilter?: string;
+}
+
+/**
+ * The file selection options: pathGlobFilter, and recursiveFileLookup, which is only checked:
+ * Sluice always reads the files of subdirectories and infers no partitions from their names, which
+ * is what Spark does with it on. Also refuses the values of multiLine and cleanSource that Sluice
+ * does not implement, naming the option.
+ */
+export function fileSelection(options: ReadonlyMap<string, OptionValue>): FileSelection {
+  booleanOption('recursiveFileLookup', options.get('recursivefilelookup'));
+  if (booleanOption('multiLine', options.get('multiline'))) {
+    throw new InvalidOptionError(
+      "Invalid option multiLine='true': Sluice reads JSON and CSV one record per line. Write one record per line, or read whole files with format('text') and parse them.",
+    );
+  }
+  const cleanSource = options.get('cleansource');
+  if (cleanSource !== undefined && String(cleanSource).toLowerCase() !== 'off') {
+    throw new InvalidOptionError(
+      `Invalid option cleanSource='${cleanSource}': the file stream never archives or deletes the files it read, so only 'off' (Spark's default) is supported. Expire read files with an S3 lifecycle rule instead.`,
+    );
+  }
+  const glob = options.get('pathglobfilter');
+  return glob === undefined ? {} : { pathGlobFilter: String(glob) };
+}
+
 /** Reads a boolean option given as a boolean or as 'true'/'false'. */
 export function booleanOption(name: string, value: OptionValue | undefined): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;

@@ -14,6 +14,7 @@ import type { Row } from '../types/row.js';
 import { type CsvParseMode, parseCsv } from './csv.js';
 import { parseJsonLines } from './json-lines.js';
 import { parquetFileSchema, readParquet } from './parquet.js';
+import { pathGlobFilter } from './path-glob-filter.js';
 
 /** The file formats the readers know. */
 export type FileFormat = 'json' | 'csv' | 'parquet' | 'text';
@@ -52,16 +53,19 @@ export function fileFormat(name: string): FileFormat {
  * A file itself, or the data files of a directory: those its file sink manifest log lists when it has
  * one (`_sluice_metadata/`, as Spark reads `_spark_metadata/`: files of crashed attempts are not data),
  * else every file under it (recursively; names starting with `.` or `_` are skipped, as Spark does).
+ * With `pathGlobFilter`, only the files whose name matches it.
  */
-export function listDataFiles(location: string): string[] {
+export function listDataFiles(location: string, pathGlob?: string): string[] {
   let stat;
   try {
     stat = statSync(location);
   } catch {
     throw new InvalidOptionError(`Path does not exist: ${location}.`);
   }
-  if (stat.isFile()) return [location];
-  return sinkLogFiles(location) ?? directoryFiles(location);
+  const files = stat.isFile() ? [location] : (sinkLogFiles(location) ?? directoryFiles(location));
+  if (pathGlob === undefined) return files;
+  const matches = pathGlobFilter(pathGlob);
+  return files.filter((f) => matches(path.basename(f)));
 }
 
 function directoryFiles(directory: string): string[] {

@@ -25,6 +25,7 @@
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
 import { type FileFormat, type FileReadOptions, parseDataFile } from '../io/data-files.js';
+import { fileNameOf, type FileNameFilter, pathGlobFilter } from '../io/path-glob-filter.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { AdmissionFileLists, DEFAULT_MAX_INLINE_FILE_LIST_BYTES } from './admission-file-lists.js';
@@ -62,6 +63,8 @@ export interface FileStreamOptions extends AdmissionLimits {
    * @default false
    */
   readonly incrementalListing?: boolean;
+  /** Only files whose name matches this glob are read (Spark's pathGlobFilter). @default every file */
+  readonly pathGlobFilter?: string;
   /** File lists longer than this (as JSON) are kept out of the intent. @default 16 KiB */
   readonly maxInlineFileListBytes?: number;
 }
@@ -73,6 +76,7 @@ export class FileStreamSource implements Source {
   private readonly lists: AdmissionFileLists;
   private readonly seenLog: SeenFilesLog;
   private readonly order: AdmissionOrder;
+  private readonly selected: FileNameFilter;
 
   constructor(
     private readonly options: FileStreamOptions,
@@ -86,6 +90,8 @@ export class FileStreamSource implements Source {
       );
     }
     this.schema = options.read.schema;
+    this.selected =
+      options.pathGlobFilter === undefined ? () => true : pathGlobFilter(options.pathGlobFilter);
     this.order = options.incrementalListing
       ? 'path'
       : options.latestFirst
@@ -129,7 +135,9 @@ export class FileStreamSource implements Source {
   private async newFiles(from: FileSourceOffset | undefined): Promise<ListedFile[]> {
     const seen = await this.seenLog.through(from, () => this.lists.files(from!));
     const startAfter = this.options.incrementalListing ? from?.lastPath : undefined;
-    return (await this.options.files.list(startAfter)).filter((f) => seen.isNew(f));
+    return (await this.options.files.list(startAfter)).filter(
+      (f) => this.selected(fileNameOf(f.path)) && seen.isNew(f),
+    );
   }
 
   private async readFile(file: ListedFile): Promise<Row[]> {
