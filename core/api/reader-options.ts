@@ -4,6 +4,7 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import type { FileReadOptions } from '../io/data-files.js';
+import { type JsonSyntaxOptions, resolveJsonSyntax } from '../io/json-syntax.js';
 import type { StructType } from '../types/data-types.js';
 
 /** A raw option value as users pass it. */
@@ -34,7 +35,32 @@ export function fileReadOptions(
     quote: stringOption(get('quote')),
     escape: stringOption(get('escape')),
     nullValue: stringOption(get('nullValue')),
+    ...jsonSyntaxOptions(get),
   };
+}
+
+const JSON_SYNTAX_OPTIONS = [
+  'allowSingleQuotes',
+  'allowNonNumericNumbers',
+  'allowUnquotedFieldNames',
+  'allowNumericLeadingZeros',
+  'allowBackslashEscapingAnyCharacter',
+  'allowComments',
+  'allowUnquotedControlChars',
+] as const;
+
+/**
+ * The JSON syntax options given, checked now (see json-syntax.ts) so that a bad one fails `load()`
+ * rather than the first read of a file.
+ */
+function jsonSyntaxOptions(get: (key: string) => OptionValue | undefined): JsonSyntaxOptions {
+  const given: Partial<Record<keyof JsonSyntaxOptions, string | boolean>> = {};
+  for (const name of JSON_SYNTAX_OPTIONS) {
+    const value = get(name);
+    if (value !== undefined) given[name] = typeof value === 'boolean' ? value : String(value);
+  }
+  resolveJsonSyntax(given, 'Reading JSON files');
+  return given;
 }
 
 /** Which files of a location a reader reads, from its options. */

@@ -13,6 +13,7 @@ import { field, StringType, struct, type StructType } from '../types/data-types.
 import type { Row } from '../types/row.js';
 import { type CsvParseMode, parseCsv } from './csv.js';
 import { parseJsonLines } from './json-lines.js';
+import type { JsonSyntaxOptions } from './json-syntax.js';
 import { parquetFileSchema, readParquet } from './parquet.js';
 import { pathGlobFilter } from './path-glob-filter.js';
 
@@ -23,7 +24,7 @@ export type FileFormat = 'json' | 'csv' | 'parquet' | 'text';
 export const TEXT_SCHEMA: StructType = struct([field('value', StringType, true)]);
 
 /** Reader options, as Spark names them; values arrive as strings from `option()` or typed. */
-export interface FileReadOptions {
+export interface FileReadOptions extends JsonSyntaxOptions {
   readonly schema?: StructType;
   readonly mode?: CsvParseMode;
   readonly columnNameOfCorruptRecord?: string;

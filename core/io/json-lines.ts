@@ -70,7 +70,7 @@ function inferSchema(lines: readonly string[], parse: ResolvedJsonParseOptions):
   let schema = struct([]);
   let malformed = false;
   for (const line of lines) {
-    let t = inferJsonType(line);
+    let t = inferJsonType(line, parse.syntax);
     if (t === null) {
       malformed ||= !isBlankRecord(line);
       continue;
@@ -98,7 +98,7 @@ function readLines(
   let malformed = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = withoutCarriageReturn(lines[i]);
-    const json = parseJsonText(line);
+    const json = parseJsonText(line, parse.syntax);
     if (json === undefined) continue;
     const bad = json instanceof MalformedRecord ? json : appendRows(json, reader, line, rows);
     if (bad === null) continue;
@@ -134,7 +134,9 @@ function appendRows(
   const elementRows: Row[] = [];
   for (const element of json as unknown[]) {
     const row = readRootRow(element, reader, line);
-    if (row instanceof MalformedRecord) return new MalformedRecord(line, row.mismatch, null);
+    if (row instanceof MalformedRecord) {
+      return new MalformedRecord(line, row.mismatch, null, row.syntax);
+    }
     elementRows.push(row);
   }
   for (const row of elementRows) rows.push(row);

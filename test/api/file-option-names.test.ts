@@ -111,3 +111,21 @@ describe('file selection options', () => {
     ).toContain("recursiveFileLookup='yes'");
   });
 });
+
+describe('JSON syntax options of a file read', () => {
+  it("follows Spark's defaults and the options that turn them off", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'a.json'), '{\'n\': 1}\n{"n": 2}\n');
+    const session = new SluiceSession();
+    expect(await session.read.schema('n INT').json(dir).collect()).toEqual([{ n: 1 }, { n: 2 }]);
+    const strict = session.read
+      .option('allowSingleQuotes', 'false')
+      .option('mode', 'DROPMALFORMED')
+      .schema('n INT')
+      .json(dir);
+    expect(await strict.collect()).toEqual([{ n: 2 }]);
+    expect(() => session.read.option('allowComments', 'true').schema('n INT').json(dir)).toThrow(
+      /allowComments=true is not supported/,
+    );
+  });
+});

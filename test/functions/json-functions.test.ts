@@ -291,3 +291,26 @@ describe('from_json on a record nested deeper than Spark allows (1000 levels)', 
     ]);
   });
 });
+
+describe("from_json with Spark's JSON syntax defaults", () => {
+  it('reads single-quoted JSON, as Spark does by default', () => {
+    expect(onText(from_json('value', events), "{'id': 1, 'user': 'o\\'neil'}")).toEqual([
+      1,
+      "o'neil",
+      null,
+    ]);
+  });
+
+  it('refuses single quotes with allowSingleQuotes off', () => {
+    const strict = from_json('value', events, { mode: 'FAILFAST', allowSingleQuotes: 'false' });
+    expect((thrownOn(strict, "{'id': 1}") as Error).message).toContain(
+      "unexpected ''' at position 1",
+    );
+  });
+
+  it('refuses an extension it does not implement when the column is built', () => {
+    expect(() => from_json('value', events, { allowUnquotedFieldNames: true })).toThrow(
+      /from_json\(\): option allowUnquotedFieldNames=true is not supported/,
+    );
+  });
+});

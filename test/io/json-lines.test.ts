@@ -291,3 +291,39 @@ describe('a line nested deeper than Spark allows (1000 levels)', () => {
     );
   });
 });
+
+describe("JSON lines with Spark's JSON syntax defaults", () => {
+  it('reads single-quoted records and non-numeric numbers, with or without a schema', () => {
+    const text = `{'id': 1, 'user': 'ann', 'price': NaN}\n{"id": 2, "price": -Infinity}\n`;
+    const inferred = parseJsonLines(text);
+    expect(treeString(inferred.schema)).toBe(
+      treeString(parseSchema('id BIGINT, price DOUBLE, user STRING')),
+    );
+    expect(inferred.rows).toEqual([
+      [1, NaN, 'ann'],
+      [2, -Infinity, null],
+    ]);
+    expect(parseJsonLines(text, { schema }).rows).toEqual([
+      [1, 'ann', NaN],
+      [2, null, -Infinity],
+    ]);
+  });
+
+  it('calls them malformed when allowSingleQuotes and allowNonNumericNumbers are off', () => {
+    const text = `{'id': 1}\n{"id": 2, "price": NaN}\n{"id": 3}`;
+    const read = parseJsonLines(text, {
+      schema,
+      mode: 'DROPMALFORMED',
+      allowSingleQuotes: false,
+      allowNonNumericNumbers: 'false',
+    });
+    expect(read.rows).toEqual([[3, null, null]]);
+    expect(read.malformed).toBe(2);
+  });
+
+  it('refuses an extension it does not implement, naming the source and the option', () => {
+    expect(() => parseJsonLines('{}', { allowComments: true, source: 'a.jsonl' })).toThrow(
+      /Reading a\.jsonl: option allowComments=true is not supported/,
+    );
+  });
+});
