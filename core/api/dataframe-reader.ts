@@ -51,7 +51,7 @@ export class DataFrameReader extends FileReaderBuilder {
     checkFileOptionNames(this.options, format, 'read');
     const { pathGlobFilter } = fileSelection(this.options);
     const options = fileReadOptions(this.options, this.userSchema);
-    const schema = inferSchema(listDataFiles(path, pathGlobFilter), format, options);
+    const schema = inferSchema(listDataFiles(path, pathGlobFilter), format, options, path);
     const scan = async () => {
       const files = listDataFiles(path, pathGlobFilter);
       const contents = await Promise.all(

@@ -90,6 +90,16 @@ function sinkLogFiles(directory: string): string[] | undefined {
   });
 }
 
+/** The schema the latest manifest of the file sink log under `directory` records, if any. */
+function sinkLogSchema(directory: string): StructType | undefined {
+  const logDirectory = path.join(directory, FILE_SINK_LOG_DIRECTORY);
+  if (!existsSync(logDirectory)) return undefined;
+  const latest = manifestsToRead(readdirSync(logDirectory)).at(-1);
+  if (latest === undefined) return undefined;
+  const file = path.join(logDirectory, latest.name);
+  return decodeManifest(latest, readFileSync(file), file).schema;
+}
+
 function isHidden(relative: string): boolean {
   return relative.split(path.sep).some((part) => part.startsWith('.') || part.startsWith('_'));
 }
@@ -103,17 +113,24 @@ export async function readDataFile(
   return parseDataFile(file, format, await readFile(file), options);
 }
 
-/** The schema of a set of files: the given one, or inferred (from every file for text formats, the first for Parquet). */
+/**
+ * The schema of the files of `location`: the given one, or inferred (from every file for text
+ * formats, the first for Parquet). Without files, the schema a file sink writing to `location`
+ * recorded in its log: its output reads as an empty table until a batch adds files.
+ */
 export function inferSchema(
   files: readonly string[],
   format: FileFormat,
   options: FileReadOptions,
+  location?: string,
 ): StructType {
   if (format === 'text') return TEXT_SCHEMA;
   if (options.schema) return options.schema;
   if (files.length === 0) {
+    const recorded = location === undefined ? undefined : sinkLogSchema(location);
+    if (recorded) return recorded;
     throw new InvalidOptionError(
-      `Unable to infer schema for ${format}: there are no files. Give a schema with .schema(...).`,
+      `Unable to infer schema for ${format}: there are no files${location === undefined ? '' : ` in ${location}`}. Give a schema with .schema(...).`,
     );
   }
   if (format === 'parquet') return parquetFileSchema(readFileSync(files[0]), files[0]);
