@@ -35,6 +35,8 @@ export function fileReadOptions(
     quote: stringOption(get('quote')),
     escape: stringOption(get('escape')),
     nullValue: stringOption(get('nullValue')),
+    maxRecordBytes: byteSizeOption('maxRecordBytes', get('maxRecordBytes')),
+    maxDecompressedBytes: byteSizeOption('maxDecompressedBytes', get('maxDecompressedBytes')),
     ...jsonSyntaxOptions(get),
   };
 }
@@ -111,6 +113,32 @@ export function positiveIntegerOption(
     throw new InvalidOptionError(`Invalid option ${name}='${value}'; use a positive integer.`);
   }
   return n;
+}
+
+const BYTE_UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+};
+
+/** A size in bytes: a positive integer, or one with a binary unit such as '64m' or '1g'. */
+export function byteSizeOption(name: string, value: OptionValue | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(String(value));
+  const unit = BYTE_UNITS[(match?.[2] || 'b').toLowerCase()];
+  const bytes = match && unit ? Number(match[1]) * unit : NaN;
+  if (!(bytes > 0) || !Number.isSafeInteger(bytes)) {
+    throw new InvalidOptionError(
+      `Invalid option ${name}='${value}'; use a positive number of bytes, such as 1048576 or '64m'.`,
+    );
+  }
+  return bytes;
 }
 
 function stringOption(value: OptionValue | undefined): string | undefined {
