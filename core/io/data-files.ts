@@ -13,6 +13,7 @@ import { type CsvParseMode, parseCsv } from './csv.js';
 import {
   bytesChunks,
   collectChunks,
+  decompressedChunks,
   type InputLimits,
   lines,
   localFileBytesSync,
@@ -167,9 +168,19 @@ export async function parseDataFile(
   return parseChunks(file, format, bytesChunks(file, bytes, options), options);
 }
 
+/** Parses the chunks of `file` as they are read, decompressing a `.gz` (see file-bytes.ts). */
+export function parseDataChunks(
+  file: string,
+  format: FileFormat,
+  chunks: AsyncIterable<Uint8Array>,
+  options: SchemaReadOptions,
+): Promise<FileContents> {
+  return parseChunks(file, format, decompressedChunks(file, chunks, options), options);
+}
+
 /**
- * Parses a file's chunks. The line formats read line by line; CSV (whose quoted fields may span
- * lines) and Parquet need the whole file.
+ * Parses a file's decompressed chunks. The line formats read line by line; CSV (whose quoted
+ * fields may span lines) and Parquet need the whole file.
  */
 async function parseChunks(
   file: string,

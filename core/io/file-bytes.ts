@@ -157,16 +157,18 @@ class LineSplitter {
   }
 }
 
-async function* decompressedChunks(
+/** The chunks of `file`, inflated within maxDecompressedBytes when it is a `.gz`. */
+export async function* decompressedChunks(
   file: string,
-  input: Readable,
+  chunks: AsyncIterable<Uint8Array>,
   limits: InputLimits,
 ): AsyncGenerator<Uint8Array> {
   if (!file.endsWith('.gz')) {
-    yield* input;
+    yield* chunks;
     return;
   }
   const max = limits.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
+  const input = chunks instanceof Readable ? chunks : Readable.from(chunks);
   const gunzip = input.pipe(createGunzip());
   input.on('error', (e) => gunzip.destroy(e));
   let inflated = 0;

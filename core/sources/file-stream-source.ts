@@ -24,7 +24,7 @@
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
-import { type FileFormat, type FileReadOptions, parseDataFile } from '../io/data-files.js';
+import { type FileFormat, type FileReadOptions, parseDataChunks } from '../io/data-files.js';
 import { fileNameOf, type FileNameFilter, pathGlobFilter } from '../io/path-glob-filter.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
@@ -140,11 +140,17 @@ export class FileStreamSource implements Source {
     );
   }
 
+  /** Reads one file as a stream of chunks: a line format holds one line at a time, not the file. */
   private async readFile(file: ListedFile): Promise<Row[]> {
-    const bytes = await this.options.files.read(file.path);
+    const { files } = this.options;
+    const chunks = files.chunks ? files.chunks(file.path) : wholeFile(await files.read(file.path));
     const name = this.options.files.nameOf(file.path);
-    return (await parseDataFile(name, this.options.format, bytes, this.options.read)).rows;
+    return (await parseDataChunks(name, this.options.format, chunks, this.options.read)).rows;
   }
+}
+
+async function* wholeFile(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 function requireMetadataStore(store: ObjectStore | undefined, source: string): ObjectStore {
