@@ -349,6 +349,9 @@ describe('what the file sink refuses when the query starts', () => {
         options,
       });
     await expect(start({ partitionBy: 'category' })).rejects.toThrow(/'partitionBy'/);
+    await expect(start({ maxRecordsPerFile: 10 })).rejects.toThrow(
+      /refuses option 'maxrecordsperfile': the file sink does not implement it\. Drop it; the supported options are compactInterval, compression/,
+    );
     await expect(start({ compactInterval: 0 })).rejects.toThrow(/compactInterval/);
     await expect(start({ compression: 'lz5' })).rejects.toThrow(/compression 'LZ5'/);
     await expect(
