@@ -122,23 +122,24 @@ class LineSplitter {
     this.max = limits.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   }
 
-  /** The lines that `chunk` completes. */
-  push(chunk: Uint8Array): string[] {
+  /**
+   * The lines that `chunk` completes, one at a time: a chunk may be a whole object held in memory,
+   * whose lines must not all exist as strings at once. Consume them before the next push.
+   */
+  *push(chunk: Uint8Array): Generator<string> {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const out: string[] = [];
     let start = 0;
     for (let end = bytes.indexOf(NEWLINE); end >= 0; end = bytes.indexOf(NEWLINE, start)) {
       this.carry(bytes.subarray(start, end));
-      out.push(this.take());
+      yield this.take();
       start = end + 1;
     }
     if (start < bytes.length) this.carry(bytes.subarray(start));
-    return out;
   }
 
   /** The last line, when the input does not end with a line end. */
-  end(): string[] {
-    return this.carriedBytes > 0 ? [this.take()] : [];
+  *end(): Generator<string> {
+    if (this.carriedBytes > 0) yield this.take();
   }
 
   private carry(part: Buffer): void {
