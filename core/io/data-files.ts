@@ -1,7 +1,9 @@
 /**
  * Data files on the local filesystem: which files a path denotes, and reading one file of a format
  * (JSON lines, CSV, Parquet, plain text; gzip-compressed when the name ends in `.gz`) into engine rows.
- * Shared by the batch reader and the file stream source.
+ * Shared by the batch reader and the file stream source. The line formats are read line by line, in
+ * the memory bounds of file-bytes.ts (maxRecordBytes, maxDecompressedBytes); CSV and Parquet files
+ * are read whole, within maxDecompressedBytes.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

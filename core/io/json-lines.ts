@@ -8,6 +8,9 @@
  * Inference only notes malformed records; the reading pass that follows judges them, so FAILFAST
  * names the same line with or without a schema.
  *
+ * JsonSchemaInference and JsonLinesReader take one line at a time, so a file can be read as a stream
+ * of lines (see file-bytes.ts); parseJsonLines reads text already in memory.
+ *
  * Writing: one object per row with its null fields left out, each line ending in `\n`.
  */
 import { field, StringType, struct, type StructType } from '../types/data-types.js';
