@@ -104,3 +104,14 @@ export class UnsafePathError extends SluiceError {
     super('UNSAFE_PATH', message, options);
   }
 }
+
+/**
+ * An input file is bigger than a reader's memory limit allows: a record longer than
+ * `maxRecordBytes`, or a compressed file that inflates beyond `maxDecompressedBytes`. The message
+ * names the file and the limit. Not retriable: the same file fails again until the limit is raised.
+ */
+export class InputLimitError extends SluiceError {
+  constructor(message: string, options?: SluiceErrorOptions) {
+    super('INPUT_LIMIT', message, options);
+  }
+}

@@ -80,6 +80,7 @@ export {
   DeltaConflictError,
   DeltaTableError,
   ExecutionError,
+  InputLimitError,
   InvalidOptionError,
   SinkError,
   SluiceError,

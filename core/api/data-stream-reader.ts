@@ -26,7 +26,8 @@ import { DataFrame } from './dataframe.js';
 import { deltaSourceOptions, deltaTableLocation } from './delta-options.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
 import { fileStreamSettings } from './file-stream-options.js';
-import { fileReadOptions, type OptionValue } from './reader-options.js';
+import { checkFileOptionNames } from './file-option-names.js';
+import { fileReadOptions, fileSelection, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
 
 /** Reads streaming DataFrames. */
@@ -62,12 +63,15 @@ export class DataStreamReader extends FileReaderBuilder {
         `A file stream over ${files.location} needs a schema: call readStream.schema(...) before load(), so the query's shape cannot change as files arrive.`,
       );
     }
+    checkFileOptionNames(this.options, format, 'readStream');
+    const selection = fileSelection(this.options);
     const read = { ...fileReadOptions(this.options, schema), schema };
     const settings = fileStreamSettings(this.options);
     return this.relation(
       `FileSource[${files.location}]`,
       schema,
-      (context) => new FileStreamSource({ files, format, read, ...settings }, context),
+      (context) =>
+        new FileStreamSource({ files, format, read, ...selection, ...settings }, context),
     );
   }
 

@@ -21,6 +21,7 @@ import {
 import { kafkaBatchScan } from '../kafka/kafka-batch-scan.js';
 import { kafkaSchema } from '../kafka/kafka-schema.js';
 import { describeSubscription } from '../kafka/kafka-subscription.js';
+import { fileNameOf, pathGlobFilter } from '../io/path-glob-filter.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import { storeListing } from '../sources/object-store-listing.js';
 import { SinkOutputListing } from '../sources/sink-output-listing.js';
@@ -28,9 +29,10 @@ import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { normalizedLocation } from './data-locations.js';
 import { DataFrame } from './dataframe.js';
-import { deltaTableLocation } from './delta-options.js';
+import { deltaTableLocation, refuseChangeDataFeed } from './delta-options.js';
 import { FileReaderBuilder } from './file-reader-builder.js';
-import { fileReadOptions, type OptionValue } from './reader-options.js';
+import { checkFileOptionNames } from './file-option-names.js';
+import { fileReadOptions, fileSelection, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
 
 /** Options of a Delta table read. */
@@ -62,11 +64,13 @@ export class DataFrameReader extends FileReaderBuilder {
     const format = this.formatName;
     if (format === 'kafka') return this.kafka(location);
     const path = this.fileLocation(location);
+    checkFileOptionNames(this.options, format, 'read');
+    const { pathGlobFilter: pathGlob } = fileSelection(this.options);
     const options = fileReadOptions(this.options, this.userSchema);
     const store = this.session.objectStore(path);
     const { schema, scan } = store
-      ? this.storeFiles(store, format, options)
-      : localFiles(path, format, options);
+      ? this.storeFiles(store, format, options, pathGlob)
+      : localFiles(path, format, options, pathGlob);
     return new DataFrame(this.session, {
       kind: 'relation',
       id: newPlanId(),
@@ -83,7 +87,12 @@ export class DataFrameReader extends FileReaderBuilder {
    * through its manifest log). The schema cannot be inferred: load() returns at once, and inferring
    * would read the objects first.
    */
-  private storeFiles(store: ObjectStore, format: FileFormat, options: FileReadOptions): FileTable {
+  private storeFiles(
+    store: ObjectStore,
+    format: FileFormat,
+    options: FileReadOptions,
+    pathGlob: string | undefined,
+  ): FileTable {
     const schema = format === 'text' ? TEXT_SCHEMA : options.schema;
     if (!schema) {
       throw new InvalidOptionError(
@@ -92,7 +101,8 @@ export class DataFrameReader extends FileReaderBuilder {
     }
     const listing = new SinkOutputListing(storeListing(store), store);
     const scan = async () => {
-      const files = await listing.list();
+      const selected = pathGlob === undefined ? () => true : pathGlobFilter(pathGlob);
+      const files = (await listing.list()).filter((f) => selected(fileNameOf(f.path)));
       const contents = await Promise.all(
         files.map(async (f) =>
           parseDataFile(listing.nameOf(f.path), format, await listing.read(f.path), {
@@ -161,6 +171,7 @@ export class DataFrameReader extends FileReaderBuilder {
 }
 
 function deltaReadOptions(options: ReadonlyMap<string, OptionValue>): DeltaReadOptions {
+  refuseChangeDataFeed(options);
   const version = options.get('versionasof');
   if (version === undefined) return {};
   const n = Number(version);
@@ -179,10 +190,15 @@ interface FileTable {
 }
 
 /** A local file, or the data files under a local directory; the schema is inferred now if not given. */
-function localFiles(path: string, format: FileFormat, options: FileReadOptions): FileTable {
-  const schema = inferSchema(listDataFiles(path), format, options);
+function localFiles(
+  path: string,
+  format: FileFormat,
+  options: FileReadOptions,
+  pathGlob: string | undefined,
+): FileTable {
+  const schema = inferSchema(listDataFiles(path, pathGlob), format, options, path);
   const scan = async () => {
-    const files = listDataFiles(path);
+    const files = listDataFiles(path, pathGlob);
     const contents = await Promise.all(
       files.map((f) => readDataFile(f, format, { ...options, schema })),
     );

@@ -79,6 +79,7 @@ export function deltaWriteOptions(options: Options): DeltaWriteOptions {
  * startingVersion (a version or `latest`), ignoreDeletes, ignoreChanges, skipChangeCommits.
  */
 export function deltaSourceOptions(options: Options): DeltaSourceOptions {
+  refuseChangeDataFeed(options);
   const starting = options.get('startingversion');
   const flag = (name: string) => booleanOption(name, options.get(name.toLowerCase()));
   const maxFiles = positiveIntegerOption('maxFilesPerTrigger', options.get('maxfilespertrigger'));
@@ -91,6 +92,18 @@ export function deltaSourceOptions(options: Options): DeltaSourceOptions {
     ignoreChanges: flag('ignoreChanges'),
     skipChangeCommits: flag('skipChangeCommits'),
   };
+}
+
+/**
+ * Throws an InvalidOptionError for readChangeFeed: Delta's change data feed is not implemented, and
+ * reading the table's rows instead of its changes would silently give other rows.
+ */
+export function refuseChangeDataFeed(options: Options): void {
+  if (booleanOption('readChangeFeed', options.get('readchangefeed'))) {
+    throw new InvalidOptionError(
+      "Invalid option readChangeFeed='true': Sluice's Delta reader does not read a table's change data feed. Drop the option to read the table's rows (readStream gives the rows each new version adds).",
+    );
+  }
 }
 
 function startingVersion(value: OptionValue): number | 'latest' {

@@ -21,11 +21,46 @@ export function fileSink(format: FileFormat, location: string, request: SinkRequ
   return new FileSink(store, fileSinkOptions(format, request.options));
 }
 
+/** The options of every streaming query, which reach the sink's option map too. */
+const QUERY_OPTIONS = [
+  'path',
+  'checkpointLocation',
+  'numStatePartitions',
+  'snapshotInterval',
+  'minBatchesToRetain',
+];
+const FILE_SINK_OPTIONS = [
+  'compactInterval',
+  'compression',
+  'header',
+  'delimiter',
+  'sep',
+  'quote',
+  'escape',
+  'nullValue',
+  'partitionBy',
+];
+const KNOWN = new Set([...QUERY_OPTIONS, ...FILE_SINK_OPTIONS].map((name) => name.toLowerCase()));
+
+/**
+ * Throws an InvalidOptionError for an option the file sink does not implement (a misspelt name,
+ * or a Spark option such as `maxRecordsPerFile`), which would otherwise silently do nothing.
+ */
+function refuseUnknownOptions(format: FileFormat, options: ReadonlyMap<string, OptionValue>): void {
+  for (const key of options.keys()) {
+    if (KNOWN.has(key)) continue;
+    throw new InvalidOptionError(
+      `writeStream.format('${format}') refuses option '${key}': the file sink does not implement it. Drop it; the supported options are ${FILE_SINK_OPTIONS.filter((o) => o !== 'partitionBy').join(', ')}.`,
+    );
+  }
+}
+
 /** The FileSink options the writer's options give. */
 function fileSinkOptions(
   format: FileFormat,
   options: ReadonlyMap<string, OptionValue>,
 ): FileSinkOptions {
+  refuseUnknownOptions(format, options);
   if (options.has('partitionby')) {
     throw new InvalidOptionError(
       `The ${format} file sink does not partition its output (option 'partitionBy'); drop the option, or write to the Delta sink, which does.`,

@@ -6,7 +6,12 @@
 import { InvalidOptionError } from '../errors.js';
 import type { FileStreamOptions } from '../sources/file-stream-source.js';
 import { parseDuration } from '../types/duration.js';
-import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
+import {
+  booleanOption,
+  byteSizeOption,
+  type OptionValue,
+  positiveIntegerOption,
+} from './reader-options.js';
 
 /** The admission and listing settings of a file stream. */
 export type FileStreamSettings = Pick<
@@ -17,18 +22,6 @@ export type FileStreamSettings = Pick<
   | 'maxFileAgeMs'
   | 'incrementalListing'
 >;
-
-const BYTE_UNITS: Readonly<Record<string, number>> = {
-  b: 1,
-  k: 1024,
-  kb: 1024,
-  m: 1024 ** 2,
-  mb: 1024 ** 2,
-  g: 1024 ** 3,
-  gb: 1024 ** 3,
-  t: 1024 ** 4,
-  tb: 1024 ** 4,
-};
 
 /** Reads the file stream options from options keyed by lower-cased name. */
 export function fileStreamSettings(options: ReadonlyMap<string, OptionValue>): FileStreamSettings {
@@ -42,20 +35,6 @@ export function fileStreamSettings(options: ReadonlyMap<string, OptionValue>): F
     maxFileAgeMs: durationMsOption('maxFileAge', options.get('maxfileage')),
     incrementalListing: booleanOption('incrementalListing', options.get('incrementallisting')),
   };
-}
-
-/** A size in bytes: a positive integer, or one with a binary unit such as '64m' or '1g'. */
-function byteSizeOption(name: string, value: OptionValue | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(String(value));
-  const unit = BYTE_UNITS[(match?.[2] || 'b').toLowerCase()];
-  const bytes = match && unit ? Number(match[1]) * unit : NaN;
-  if (!(bytes > 0) || !Number.isSafeInteger(bytes)) {
-    throw new InvalidOptionError(
-      `Invalid option ${name}='${value}'; use a positive number of bytes, such as 1048576 or '64m'.`,
-    );
-  }
-  return bytes;
 }
 
 /** A duration: milliseconds as a number, or an interval such as '7d' or '12 hours'. */

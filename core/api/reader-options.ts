@@ -4,6 +4,7 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import type { FileReadOptions } from '../io/data-files.js';
+import { type JsonSyntaxOptions, resolveJsonSyntax } from '../io/json-syntax.js';
 import type { StructType } from '../types/data-types.js';
 
 /** A raw option value as users pass it. */
@@ -34,7 +35,63 @@ export function fileReadOptions(
     quote: stringOption(get('quote')),
     escape: stringOption(get('escape')),
     nullValue: stringOption(get('nullValue')),
+    maxRecordBytes: byteSizeOption('maxRecordBytes', get('maxRecordBytes')),
+    maxDecompressedBytes: byteSizeOption('maxDecompressedBytes', get('maxDecompressedBytes')),
+    ...jsonSyntaxOptions(get),
   };
+}
+
+const JSON_SYNTAX_OPTIONS = [
+  'allowSingleQuotes',
+  'allowNonNumericNumbers',
+  'allowUnquotedFieldNames',
+  'allowNumericLeadingZeros',
+  'allowBackslashEscapingAnyCharacter',
+  'allowComments',
+  'allowUnquotedControlChars',
+] as const;
+
+/**
+ * The JSON syntax options given, checked now (see json-syntax.ts) so that a bad one fails `load()`
+ * rather than the first read of a file.
+ */
+function jsonSyntaxOptions(get: (key: string) => OptionValue | undefined): JsonSyntaxOptions {
+  const given: Partial<Record<keyof JsonSyntaxOptions, string | boolean>> = {};
+  for (const name of JSON_SYNTAX_OPTIONS) {
+    const value = get(name);
+    if (value !== undefined) given[name] = typeof value === 'boolean' ? value : String(value);
+  }
+  resolveJsonSyntax(given, 'Reading JSON files');
+  return given;
+}
+
+/** Which files of a location a reader reads, from its options. */
+export interface FileSelection {
+  /** The glob a file's name must match (Spark's pathGlobFilter). @default every name */
+  readonly pathGlobFilter?: string;
+}
+
+/**
+ * The file selection options: pathGlobFilter, and recursiveFileLookup, which is only checked:
+ * Sluice always reads the files of subdirectories and infers no partitions from their names, which
+ * is what Spark does with it on. Also refuses the values of multiLine and cleanSource that Sluice
+ * does not implement, naming the option.
+ */
+export function fileSelection(options: ReadonlyMap<string, OptionValue>): FileSelection {
+  booleanOption('recursiveFileLookup', options.get('recursivefilelookup'));
+  if (booleanOption('multiLine', options.get('multiline'))) {
+    throw new InvalidOptionError(
+      "Invalid option multiLine='true': Sluice reads JSON and CSV one record per line. Write one record per line, or read whole files with format('text') and parse them.",
+    );
+  }
+  const cleanSource = options.get('cleansource');
+  if (cleanSource !== undefined && String(cleanSource).toLowerCase() !== 'off') {
+    throw new InvalidOptionError(
+      `Invalid option cleanSource='${cleanSource}': the file stream never archives or deletes the files it read, so only 'off' (Spark's default) is supported. Expire read files with an S3 lifecycle rule instead.`,
+    );
+  }
+  const glob = options.get('pathglobfilter');
+  return glob === undefined ? {} : { pathGlobFilter: String(glob) };
 }
 
 /** Reads a boolean option given as a boolean or as 'true'/'false'. */
@@ -56,6 +113,32 @@ export function positiveIntegerOption(
     throw new InvalidOptionError(`Invalid option ${name}='${value}'; use a positive integer.`);
   }
   return n;
+}
+
+const BYTE_UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+};
+
+/** A size in bytes: a positive integer, or one with a binary unit such as '64m' or '1g'. */
+export function byteSizeOption(name: string, value: OptionValue | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(String(value));
+  const unit = BYTE_UNITS[(match?.[2] || 'b').toLowerCase()];
+  const bytes = match && unit ? Number(match[1]) * unit : NaN;
+  if (!(bytes > 0) || !Number.isSafeInteger(bytes)) {
+    throw new InvalidOptionError(
+      `Invalid option ${name}='${value}'; use a positive number of bytes, such as 1048576 or '64m'.`,
+    );
+  }
+  return bytes;
 }
 
 function stringOption(value: OptionValue | undefined): string | undefined {

@@ -19,7 +19,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { validateKeyPrefix } from '../checkpoint/checkpoint-identifiers.js';
-import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import type { CreateResult, ObjectStore, ObjectStreamReading } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
 import type { ObjectMetadataListing, StoredObject } from '../sources/object-store-listing.js';
 import { awsFailure, classifyAwsError } from './aws-error.js';
@@ -55,7 +55,7 @@ const MAX_LIST_PAGE_SIZE = 1000;
 const CONDITIONAL_PUT_ATTEMPTS = 3;
 
 /** An object store under a prefix of an S3 bucket. */
-export class S3ObjectStore implements ObjectStore, ObjectMetadataListing {
+export class S3ObjectStore implements ObjectStore, ObjectMetadataListing, ObjectStreamReading {
   readonly location: string;
   private readonly client: S3Client;
   private readonly bucket: string;
@@ -110,6 +110,34 @@ export class S3ObjectStore implements ObjectStore, ObjectMetadataListing {
       return response.Body ? await response.Body.transformToByteArray() : new Uint8Array();
     } catch (e) {
       if (classifyAwsError(e) === 'not-found') return undefined;
+      throw this.failure('read', key, e);
+    }
+  }
+
+  /** The object's body as it arrives; undefined when it does not exist. */
+  async getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    let body: AsyncIterable<Uint8Array> | undefined;
+    try {
+      const response = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.s3Key(key) }),
+      );
+      // In Node.js the SDK's body is a Readable, which is an async iterable of Buffers.
+      body = response.Body as AsyncIterable<Uint8Array> | undefined;
+    } catch (e) {
+      if (classifyAwsError(e) === 'not-found') return undefined;
+      throw this.failure('read', key, e);
+    }
+    return this.bodyChunks(key, body);
+  }
+
+  private async *bodyChunks(
+    key: string,
+    body: AsyncIterable<Uint8Array> | undefined,
+  ): AsyncGenerator<Uint8Array> {
+    if (!body) return;
+    try {
+      yield* body;
+    } catch (e) {
       throw this.failure('read', key, e);
     }
   }

@@ -28,3 +28,17 @@ export interface ObjectStore {
    */
   removeAbandonedWrites?(): Promise<number>;
 }
+
+/**
+ * A store that reads an object as a stream of chunks, so that a reader of a large object holds one
+ * chunk at a time rather than the whole object (the S3 store streams GetObject's body).
+ */
+export interface ObjectStreamReading {
+  /** The object's bytes as chunks; undefined when it does not exist. */
+  getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined>;
+}
+
+/** True for a store that can stream objects. */
+export function canStreamObjects(store: ObjectStore): store is ObjectStore & ObjectStreamReading {
+  return typeof (store as Partial<ObjectStreamReading>).getStream === 'function';
+}

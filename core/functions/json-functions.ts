@@ -43,8 +43,9 @@ interface FromJsonCallOptions extends ResolvedJsonParseOptions {
  * Parses a JSON string column into a struct, array or map. `schema` is a DataType, a DDL schema
  * (`'a INT, b STRING'`) or a type name (`'array<string>'`). A malformed record gives nulls
  * (PERMISSIVE, with its text in the `_corrupt_record` string field if the schema has one), drops
- * the row (DROPMALFORMED) or fails the query (FAILFAST). Throws an InvalidOptionError for a bad
- * schema or option.
+ * the row (DROPMALFORMED) or fails the query (FAILFAST). As in Spark, single-quoted JSON and NaN or
+ * Infinity are read unless `allowSingleQuotes` or `allowNonNumericNumbers` is false. Throws an
+ * InvalidOptionError for a bad schema or option.
  */
 export function from_json(
   c: Column | string,
@@ -61,12 +62,12 @@ export function from_json(
   // Compiled here only to reject unreadable types (map keys that are not strings) before the query runs.
   compileJsonReader(type);
   corruptRecordIndex(type, parse.columnNameOfCorruptRecord, 'from_json()');
-  const { mode, columnNameOfCorruptRecord } = parse;
+  const { mode, columnNameOfCorruptRecord, syntax } = parse;
   return new Column({
     kind: 'call',
     name: 'from_json',
     args: [columnOrName(c)],
-    options: { schema: type, mode, columnNameOfCorruptRecord },
+    options: { schema: type, mode, columnNameOfCorruptRecord, syntax },
   });
 }
 
@@ -138,7 +139,7 @@ function fromJsonEvaluator(
   return (row) => {
     const text = input(row);
     if (text === null) return null;
-    const json = parseJsonText(text as string);
+    const json = parseJsonText(text as string, options.syntax);
     if (json === undefined) return null;
     const value = json instanceof MalformedRecord ? json : read(json, text as string);
     return value instanceof MalformedRecord ? onMalformed(value) : value;

@@ -1,19 +1,31 @@
 /**
  * Data files on the local filesystem: which files a path denotes, and reading one file of a format
  * (JSON lines, CSV, Parquet, plain text; gzip-compressed when the name ends in `.gz`) into engine rows.
- * Shared by the batch reader and the file stream source.
+ * Shared by the batch reader and the file stream source. The line formats are read line by line, in
+ * the memory bounds of file-bytes.ts (maxRecordBytes, maxDecompressedBytes); CSV and Parquet files
+ * are read whole, within maxDecompressedBytes.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { ExecutionError, InvalidOptionError } from '../errors.js';
+import { InputLimitError, InvalidOptionError } from '../errors.js';
 import { decodeManifest, FILE_SINK_LOG_DIRECTORY, manifestsToRead } from './file-sink-log.js';
 import { field, StringType, struct, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CsvParseMode, parseCsv } from './csv.js';
-import { parseJsonLines } from './json-lines.js';
+import {
+  bytesChunks,
+  collectChunks,
+  decompressedChunks,
+  type InputLimits,
+  lines,
+  localFileBytesSync,
+  localFileChunks,
+  localFileLinesSync,
+} from './file-bytes.js';
+import { JsonLinesReader, JsonSchemaInference } from './json-lines.js';
+import type { JsonSyntaxOptions } from './json-syntax.js';
 import { parquetFileSchema, readParquet } from './parquet.js';
+import { pathGlobFilter } from './path-glob-filter.js';
 
 /** The file formats the readers know. */
 export type FileFormat = 'json' | 'csv' | 'parquet' | 'text';
@@ -22,7 +34,7 @@ export type FileFormat = 'json' | 'csv' | 'parquet' | 'text';
 export const TEXT_SCHEMA: StructType = struct([field('value', StringType, true)]);
 
 /** Reader options, as Spark names them; values arrive as strings from `option()` or typed. */
-export interface FileReadOptions {
+export interface FileReadOptions extends JsonSyntaxOptions, InputLimits {
   readonly schema?: StructType;
   readonly mode?: CsvParseMode;
   readonly columnNameOfCorruptRecord?: string;
@@ -33,6 +45,9 @@ export interface FileReadOptions {
   readonly inferSchema?: boolean;
   readonly nullValue?: string;
 }
+
+/** Reader options with the schema to read the rows into. */
+export type SchemaReadOptions = FileReadOptions & { readonly schema: StructType };
 
 /** The rows of one file and how many malformed records it had. */
 export interface FileContents {
@@ -52,16 +67,19 @@ export function fileFormat(name: string): FileFormat {
  * A file itself, or the data files of a directory: those its file sink manifest log lists when it has
  * one (`_sluice_metadata/`, as Spark reads `_spark_metadata/`: files of crashed attempts are not data),
  * else every file under it (recursively; names starting with `.` or `_` are skipped, as Spark does).
+ * With `pathGlobFilter`, only the files whose name matches it.
  */
-export function listDataFiles(location: string): string[] {
+export function listDataFiles(location: string, pathGlob?: string): string[] {
   let stat;
   try {
     stat = statSync(location);
   } catch {
     throw new InvalidOptionError(`Path does not exist: ${location}.`);
   }
-  if (stat.isFile()) return [location];
-  return sinkLogFiles(location) ?? directoryFiles(location);
+  const files = stat.isFile() ? [location] : (sinkLogFiles(location) ?? directoryFiles(location));
+  if (pathGlob === undefined) return files;
+  const matches = pathGlobFilter(pathGlob);
+  return files.filter((f) => matches(path.basename(f)));
 }
 
 function directoryFiles(directory: string): string[] {
@@ -85,78 +103,122 @@ function sinkLogFiles(directory: string): string[] | undefined {
   });
 }
 
+/** The schema the latest manifest of the file sink log under `directory` records, if any. */
+function sinkLogSchema(directory: string): StructType | undefined {
+  const logDirectory = path.join(directory, FILE_SINK_LOG_DIRECTORY);
+  if (!existsSync(logDirectory)) return undefined;
+  const latest = manifestsToRead(readdirSync(logDirectory)).at(-1);
+  if (latest === undefined) return undefined;
+  const file = path.join(logDirectory, latest.name);
+  return decodeManifest(latest, readFileSync(file), file).schema;
+}
+
 function isHidden(relative: string): boolean {
   return relative.split(path.sep).some((part) => part.startsWith('.') || part.startsWith('_'));
 }
 
-/** Reads and parses one file. */
+/** Reads and parses one file, a line format line by line (see file-bytes.ts). */
 export async function readDataFile(
   file: string,
   format: FileFormat,
-  options: FileReadOptions,
+  options: SchemaReadOptions,
 ): Promise<FileContents> {
-  return parseDataFile(file, format, await readFile(file), options);
+  return parseChunks(file, format, localFileChunks(file, options), options);
 }
 
-/** The schema of a set of files: the given one, or inferred (from every file for text formats, the first for Parquet). */
+/**
+ * The schema of the files of `location`: the given one, or inferred (from every file for text
+ * formats, the first for Parquet). Without files, the schema a file sink writing to `location`
+ * recorded in its log: its output reads as an empty table until a batch adds files.
+ */
 export function inferSchema(
   files: readonly string[],
   format: FileFormat,
   options: FileReadOptions,
+  location?: string,
 ): StructType {
   if (format === 'text') return TEXT_SCHEMA;
   if (options.schema) return options.schema;
   if (files.length === 0) {
+    const recorded = location === undefined ? undefined : sinkLogSchema(location);
+    if (recorded) return recorded;
     throw new InvalidOptionError(
-      `Unable to infer schema for ${format}: there are no files. Give a schema with .schema(...).`,
+      `Unable to infer schema for ${format}: there are no files${location === undefined ? '' : ` in ${location}`}. Give a schema with .schema(...).`,
     );
   }
-  if (format === 'parquet') return parquetFileSchema(readFileSync(files[0]), files[0]);
-  const text = files.map((f) => decompressed(f, readFileSync(f)).toString('utf8')).join('\n');
-  return parseText(text, format, { ...options, mode: 'PERMISSIVE' }, files.join(', ')).schema;
+  if (format === 'parquet') {
+    return parquetFileSchema(localFileBytesSync(files[0], options), files[0]);
+  }
+  if (format === 'csv') {
+    const text = files.map((f) => utf8Text(f, localFileBytesSync(f, options))).join('\n');
+    const csv = parseCsv(text, { ...options, mode: 'PERMISSIVE', source: files.join(', ') });
+    return csv.schema;
+  }
+  const inference = new JsonSchemaInference({ ...options, mode: 'PERMISSIVE' });
+  for (const file of files)
+    for (const line of localFileLinesSync(file, options)) inference.add(line);
+  return inference.schema();
 }
 
-/** Parses bytes already read from `file`. */
+/** Parses bytes already read from `file`, decompressing a `.gz` (see file-bytes.ts). */
 export async function parseDataFile(
   file: string,
   format: FileFormat,
   bytes: Uint8Array,
-  options: FileReadOptions,
+  options: SchemaReadOptions,
 ): Promise<FileContents> {
-  const data = decompressed(file, bytes);
-  if (format === 'parquet') {
-    const { schema, rows } = await readParquet(data, { schema: options.schema, source: file });
-    return { schema, rows, malformed: 0 };
+  return parseChunks(file, format, bytesChunks(file, bytes, options), options);
+}
+
+/** Parses the chunks of `file` as they are read, decompressing a `.gz` (see file-bytes.ts). */
+export function parseDataChunks(
+  file: string,
+  format: FileFormat,
+  chunks: AsyncIterable<Uint8Array>,
+  options: SchemaReadOptions,
+): Promise<FileContents> {
+  return parseChunks(file, format, decompressedChunks(file, chunks, options), options);
+}
+
+/**
+ * Parses a file's decompressed chunks. The line formats read line by line; CSV (whose quoted
+ * fields may span lines) and Parquet need the whole file.
+ */
+async function parseChunks(
+  file: string,
+  format: FileFormat,
+  chunks: AsyncIterable<Uint8Array>,
+  options: SchemaReadOptions,
+): Promise<FileContents> {
+  switch (format) {
+    case 'parquet': {
+      const data = await collectChunks(chunks);
+      const { schema, rows } = await readParquet(data, { schema: options.schema, source: file });
+      return { schema, rows, malformed: 0 };
+    }
+    case 'csv':
+      return parseCsv(utf8Text(file, await collectChunks(chunks)), { ...options, source: file });
+    case 'text': {
+      const rows: Row[] = [];
+      for await (const line of lines(file, chunks, options)) rows.push([line]);
+      return { schema: TEXT_SCHEMA, rows, malformed: 0 };
+    }
+    case 'json': {
+      const reader = new JsonLinesReader(options.schema, { ...options, source: file });
+      for await (const line of lines(file, chunks, options)) reader.add(line);
+      return reader.result();
+    }
   }
-  return parseText(data.toString('utf8'), format, options, file);
 }
 
-function parseText(
-  text: string,
-  format: 'json' | 'csv' | 'text',
-  options: FileReadOptions,
-  source: string,
-): FileContents {
-  if (format === 'text') return { schema: TEXT_SCHEMA, rows: textLines(text), malformed: 0 };
-  return format === 'json'
-    ? parseJsonLines(text, { ...options, source })
-    : parseCsv(text, { ...options, source });
-}
-
-/** One row per line; a trailing newline does not make an empty last row. */
-function textLines(text: string): Row[] {
-  const lines = text.split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((line) => [line]);
-}
-
-function decompressed(file: string, bytes: Uint8Array): Buffer {
-  if (!file.endsWith('.gz')) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** The text of a whole file; a file too long for one string is an InputLimitError naming it. */
+function utf8Text(file: string, bytes: Buffer): string {
   try {
-    return gunzipSync(bytes);
+    return bytes.toString('utf8');
   } catch (e) {
-    throw new ExecutionError(
-      `Cannot decompress ${file}: it is not valid gzip (${(e as Error).message}).`,
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_STRING_TOO_LONG') throw e;
+    throw new InputLimitError(
+      `${file} is too large (${bytes.length} bytes) to read whole, as CSV and Parquet files are. Split it into smaller files.`,
       { cause: e },
     );
   }

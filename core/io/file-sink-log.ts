@@ -12,7 +12,7 @@
  *
  * A manifest is text, versioned and validated on read:
  *   v1
- *   {"batchId":7,"queryId":"..."}
+ *   {"batchId":7,"queryId":"...","schema":"<Spark's JSON schema of the rows>"}
  *   {"path":"part-00007-<uuid>.parquet","size":1234,"modificationTime":1767225600000,"action":"add"}
  *   ... one line per data file; paths are relative to the sink's root, '/'-separated.
  *
@@ -20,8 +20,10 @@
  * same rules serve the sink (through an ObjectStore, local or S3) and the synchronous local readers.
  */
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import { parseDeltaSchema, toDeltaSchemaString } from '../delta/delta-schema.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { InvalidOptionError, SinkError } from '../errors.js';
+import type { StructType } from '../types/data-types.js';
 
 /** The directory of the manifest log, under the sink's root. */
 export const FILE_SINK_LOG_DIRECTORY = '_sluice_metadata';
@@ -46,6 +48,8 @@ export interface SinkManifest {
   readonly batchId: number;
   /** The query whose batch this is: a log belongs to one query (its batch ids mean nothing to another). */
   readonly queryId: string;
+  /** The schema of the rows the sink writes; undefined in manifests written before it was recorded. */
+  readonly schema?: StructType;
   readonly compact: boolean;
   readonly files: readonly SinkFileEntry[];
 }
@@ -90,7 +94,11 @@ export function manifestsToRead(names: readonly string[]): ManifestName[] {
 export function encodeManifest(manifest: SinkManifest): Uint8Array {
   const lines = [
     FORMAT_VERSION,
-    JSON.stringify({ batchId: manifest.batchId, queryId: manifest.queryId }),
+    JSON.stringify({
+      batchId: manifest.batchId,
+      queryId: manifest.queryId,
+      ...(manifest.schema && { schema: toDeltaSchemaString(manifest.schema) }),
+    }),
     ...manifest.files.map((f) =>
       JSON.stringify({
         path: f.path,
@@ -140,9 +148,16 @@ export function decodeManifest(
   }
   const bad = files.findIndex((f) => !isFileEntry(f));
   if (bad >= 0) throw damaged(`line ${bad + 3} is not a file entry {path, size, action: 'add'}`);
+  let schema: StructType | undefined;
+  try {
+    schema = header.schema === undefined ? undefined : parseDeltaSchema(header.schema, source);
+  } catch (e) {
+    throw damaged('its header does not hold a valid schema', e);
+  }
   return {
     batchId: header.batchId,
     queryId: header.queryId,
+    ...(schema && { schema }),
     compact: name.compact,
     files: (files as SinkFileEntry[]).map((f, i) => ({
       ...f,
@@ -155,9 +170,13 @@ export function decodeManifest(
   };
 }
 
-function isHeader(value: unknown): value is { batchId: number; queryId: string } {
-  const h = value as { batchId?: unknown; queryId?: unknown } | null;
-  return typeof h?.batchId === 'number' && typeof h.queryId === 'string';
+function isHeader(value: unknown): value is { batchId: number; queryId: string; schema?: string } {
+  const h = value as { batchId?: unknown; queryId?: unknown; schema?: unknown } | null;
+  return (
+    typeof h?.batchId === 'number' &&
+    typeof h.queryId === 'string' &&
+    (h.schema === undefined || typeof h.schema === 'string')
+  );
 }
 
 function isFileEntry(value: unknown): value is SinkFileEntry {
@@ -216,10 +235,17 @@ export class FileSinkLog {
     batchId: number,
     queryId: string,
     files: readonly SinkFileEntry[],
+    schema?: StructType,
   ): Promise<CreateResult> {
     const compact = isCompactionBatch(batchId, this.compactInterval);
     const earlier = compact ? await this.filesBefore(batchId) : [];
-    const manifest: SinkManifest = { batchId, queryId, compact, files: [...earlier, ...files] };
+    const manifest: SinkManifest = {
+      batchId,
+      queryId,
+      ...(schema && { schema }),
+      compact,
+      files: [...earlier, ...files],
+    };
     return this.store.putIfAbsent(
       this.key(manifestName(batchId, compact)),
       encodeManifest(manifest),

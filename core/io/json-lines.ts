@@ -8,6 +8,9 @@
  * Inference only notes malformed records; the reading pass that follows judges them, so FAILFAST
  * names the same line with or without a schema.
  *
+ * JsonSchemaInference and JsonLinesReader take one line at a time, so a file can be read as a stream
+ * of lines (see file-bytes.ts); parseJsonLines reads text already in memory.
+ *
  * Writing: one object per row with its null fields left out, each line ending in `\n`.
  */
 import { field, StringType, struct, type StructType } from '../types/data-types.js';
@@ -51,11 +54,16 @@ export interface JsonLines {
  * InvalidOptionError for a bad option.
  */
 export function parseJsonLines(text: string, options: JsonLinesOptions = {}): JsonLines {
-  const source = options.source ?? 'JSON input';
-  const parse = resolveJsonParseOptions(options, `Reading ${source}`);
   const lines = text.split('\n');
-  const schema = options.schema ? asNullable(options.schema) : inferSchema(lines, parse);
-  return readLines(lines, schema, parse, source);
+  let schema = options.schema;
+  if (!schema) {
+    const inference = new JsonSchemaInference(options);
+    for (const line of lines) inference.add(line);
+    schema = inference.schema();
+  }
+  const reader = new JsonLinesReader(schema, options);
+  for (const line of lines) reader.add(line);
+  return reader.result();
 }
 
 /** Renders rows of `schema` as JSON lines, as Spark's JSON writer does. */
@@ -66,48 +74,89 @@ export function formatJsonLines(rows: readonly Row[], schema: StructType): strin
   return out;
 }
 
-function inferSchema(lines: readonly string[], parse: ResolvedJsonParseOptions): StructType {
-  let schema = struct([]);
-  let malformed = false;
-  for (const line of lines) {
-    let t = inferJsonType(line);
+/**
+ * The schema of JSON lines, inferred one line at a time, so that lines can come from a stream:
+ * the union of the records' fields, plus the corrupt-record column in PERMISSIVE mode when a
+ * record is malformed.
+ */
+export class JsonSchemaInference {
+  private readonly parse: ResolvedJsonParseOptions;
+  private merged = struct([]);
+  private malformed = false;
+
+  constructor(options: JsonParseOptions & { readonly source?: string } = {}) {
+    this.parse = resolveJsonParseOptions(options, `Reading ${options.source ?? 'JSON input'}`);
+  }
+
+  /** Adds the record of one line. */
+  add(line: string): void {
+    let t = inferJsonType(line, this.parse.syntax);
     if (t === null) {
-      malformed ||= !isBlankRecord(line);
-      continue;
+      this.malformed ||= !isBlankRecord(line);
+      return;
     }
     while (t.kind === 'array') t = t.elementType; // each element of a top-level array is a record
-    if (t.kind === 'struct') schema = mergeJsonTypes(schema, t);
-    else if (t.kind !== 'null') malformed = true; // Spark ignores null records when inferring
+    if (t.kind === 'struct') this.merged = mergeJsonTypes(this.merged, t);
+    else if (t.kind !== 'null') this.malformed = true; // Spark ignores null records when inferring
   }
-  if (malformed && parse.mode === 'PERMISSIVE') {
-    schema = mergeJsonTypes(schema, struct([field(parse.columnNameOfCorruptRecord, StringType)]));
+
+  /** The schema of the lines added so far. */
+  schema(): StructType {
+    let schema = this.merged;
+    if (this.malformed && this.parse.mode === 'PERMISSIVE') {
+      const corrupt = struct([field(this.parse.columnNameOfCorruptRecord, StringType)]);
+      schema = mergeJsonTypes(schema, corrupt);
+    }
+    return finishInferredSchema(schema);
   }
-  return finishInferredSchema(schema);
 }
 
-function readLines(
-  lines: readonly string[],
-  schema: StructType,
-  parse: ResolvedJsonParseOptions,
-  source: string,
-): JsonLines {
-  const column = parse.columnNameOfCorruptRecord;
-  const corruptIndex = corruptRecordIndex(schema, column, `Reading ${source}`);
-  const reader = compileRowReader(schema, corruptIndex >= 0 ? column : undefined);
-  const rows: Row[] = [];
-  let malformed = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = withoutCarriageReturn(lines[i]);
-    const json = parseJsonText(line);
-    if (json === undefined) continue;
-    const bad = json instanceof MalformedRecord ? json : appendRows(json, reader, line, rows);
-    if (bad === null) continue;
-    malformed++;
-    if (parse.mode === 'FAILFAST') throw malformedRecordError(`${source} line ${i + 1}`, bad);
-    if (parse.mode === 'PERMISSIVE')
-      rows.push(permissiveRow(bad, schema.fields.length, corruptIndex));
+/** Reads JSON lines into rows one line at a time, so that lines can come from a stream. */
+export class JsonLinesReader {
+  private readonly schema: StructType;
+  private readonly parse: ResolvedJsonParseOptions;
+  private readonly source: string;
+  private readonly corruptIndex: number;
+  private readonly reader: RowReader;
+  private readonly rows: Row[] = [];
+  private malformed = 0;
+  private lineNumber = 0;
+
+  /** Throws an InvalidOptionError for a bad option or a schema JSON cannot be read into. */
+  constructor(schema: StructType, options: JsonLinesOptions = {}) {
+    this.source = options.source ?? 'JSON input';
+    this.parse = resolveJsonParseOptions(options, `Reading ${this.source}`);
+    this.schema = asNullable(schema);
+    const column = this.parse.columnNameOfCorruptRecord;
+    this.corruptIndex = corruptRecordIndex(this.schema, column, `Reading ${this.source}`);
+    this.reader = compileRowReader(this.schema, this.corruptIndex >= 0 ? column : undefined);
   }
-  return { schema, rows, malformed };
+
+  /**
+   * Reads the next line. Throws an ExecutionError naming the source and line for a malformed
+   * record in FAILFAST mode.
+   */
+  add(text: string): void {
+    this.lineNumber++;
+    const line = withoutCarriageReturn(text);
+    const json = parseJsonText(line, this.parse.syntax);
+    if (json === undefined) return;
+    const bad =
+      json instanceof MalformedRecord ? json : appendRows(json, this.reader, line, this.rows);
+    if (bad === null) return;
+    this.malformed++;
+    if (this.parse.mode === 'FAILFAST') {
+      throw malformedRecordError(`${this.source} line ${this.lineNumber}`, bad);
+    }
+    if (this.parse.mode === 'PERMISSIVE') {
+      this.rows.push(permissiveRow(bad, this.schema.fields.length, this.corruptIndex));
+    }
+  }
+
+  /** The rows of the lines read so far. */
+  result(): JsonLines {
+    return { schema: this.schema, rows: this.rows, malformed: this.malformed };
+  }
 }
 
 /** A line of a file with Windows line ends, as the corrupt-record column should show it. */
@@ -134,7 +183,9 @@ function appendRows(
   const elementRows: Row[] = [];
   for (const element of json as unknown[]) {
     const row = readRootRow(element, reader, line);
-    if (row instanceof MalformedRecord) return new MalformedRecord(line, row.mismatch, null);
+    if (row instanceof MalformedRecord) {
+      return new MalformedRecord(line, row.mismatch, null, row.syntax);
+    }
     elementRows.push(row);
   }
   for (const row of elementRows) rows.push(row);

@@ -11,14 +11,22 @@
 import { ExecutionError, InvalidOptionError } from '../errors.js';
 import { ArrayOf, type DataType, field, MapOf, struct, typeName } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
-import { jsonSyntaxErrorOffset } from './json-inference.js';
+import { jsonSyntaxError, standardJsonText } from './json-inference.js';
+import { MAX_JSON_NESTING_DEPTH, tooDeepAt } from './json-nesting.js';
+import {
+  isLenient,
+  type JsonSyntax,
+  type JsonSyntaxOptions,
+  resolveJsonSyntax,
+  STRICT_JSON,
+} from './json-syntax.js';
 import { isJsonObject, JsonTypeMismatch, type RowReader } from './json-value.js';
 
 /** What a JSON reader does with a malformed record. */
 export type ParseMode = 'PERMISSIVE' | 'DROPMALFORMED' | 'FAILFAST';
 
-/** Options of every JSON reader. */
-export interface JsonParseOptions {
+/** Options of every JSON reader: the parse mode, and the JSON syntax (see json-syntax.ts). */
+export interface JsonParseOptions extends JsonSyntaxOptions {
   /** What to do with a malformed record (case-insensitive). @default 'PERMISSIVE' */
   readonly mode?: ParseMode;
   /** The string field that receives a malformed record's text in PERMISSIVE mode. @default '_corrupt_record' */
@@ -29,6 +37,7 @@ export interface JsonParseOptions {
 export interface ResolvedJsonParseOptions {
   readonly mode: ParseMode;
   readonly columnNameOfCorruptRecord: string;
+  readonly syntax: JsonSyntax;
 }
 
 const MODES: readonly string[] = ['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'];
@@ -51,7 +60,8 @@ export function resolveJsonParseOptions(
       `${caller}: columnNameOfCorruptRecord must be a non-empty field name, got ${JSON.stringify(column)}.`,
     );
   }
-  return { mode: mode as ParseMode, columnNameOfCorruptRecord: column };
+  const syntax = resolveJsonSyntax(options, caller);
+  return { mode: mode as ParseMode, columnNameOfCorruptRecord: column, syntax };
 }
 
 /**
@@ -93,11 +103,19 @@ export class MalformedRecord {
   readonly mismatch: JsonTypeMismatch | null;
   /** The row without its bad top-level fields, when the record is an object. */
   readonly partial: Row | null;
+  /** The syntax the text was read with, to say where it is not JSON. */
+  readonly syntax: JsonSyntax;
 
-  constructor(text: string, mismatch: JsonTypeMismatch | null, partial: Row | null) {
+  constructor(
+    text: string,
+    mismatch: JsonTypeMismatch | null,
+    partial: Row | null,
+    syntax: JsonSyntax = STRICT_JSON,
+  ) {
     this.text = text;
     this.mismatch = mismatch;
     this.partial = partial;
+    this.syntax = syntax;
   }
 
   /** What is wrong, quoting the record's start: `'{"a":}' is not valid JSON: unexpected '}' at position 5`. */
@@ -105,7 +123,11 @@ export class MalformedRecord {
     const quoted = `'${this.text.length > 100 ? `${this.text.slice(0, 100)}...` : this.text}'`;
     if (this.mismatch) return `${quoted} does not match the schema: ${this.mismatch.describe()}`;
     // Located here, on the failure path only, since JSON.parse does not always say where.
-    const offset = jsonSyntaxErrorOffset(this.text);
+    const error = jsonSyntaxError(this.text, this.syntax);
+    const offset = error?.offset ?? 0;
+    if (error?.reason === 'too-deep') {
+      return `${quoted} nests deeper than ${MAX_JSON_NESTING_DEPTH} levels at position ${offset}, more than Spark's JSON reader allows`;
+    }
     const found = offset < this.text.length ? `'${this.text[offset]}'` : 'end of input';
     return `${quoted} is not valid JSON: unexpected ${found} at position ${offset}`;
   }
@@ -117,15 +139,22 @@ export function isBlankRecord(text: string): boolean {
 }
 
 /**
- * Parses one record's text: its JSON value, a MalformedRecord, or undefined when the text is
- * blank.
+ * Parses one record's text, JSON of `syntax`: its JSON value, a MalformedRecord (also for a record
+ * nested deeper than MAX_JSON_NESTING_DEPTH), or undefined when the text is blank. Standard JSON
+ * takes the fast path of `JSON.parse`; only text it refuses is scanned for the extensions.
  */
-export function parseJsonText(text: string): unknown {
+export function parseJsonText(text: string, syntax: JsonSyntax = STRICT_JSON): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
-    return isBlankRecord(text) ? undefined : new MalformedRecord(text, null, null);
+    if (isBlankRecord(text)) return undefined;
+    const standard = isLenient(syntax) ? standardJsonText(text, syntax) : undefined;
+    return standard === undefined
+      ? new MalformedRecord(text, null, null, syntax)
+      : (JSON.parse(standard) as unknown); // the scanner also refused nesting too deep
   }
+  return tooDeepAt(text) >= 0 ? new MalformedRecord(text, null, null, syntax) : json;
 }
 
 /** Reads a parsed top-level record into a row, or into a MalformedRecord that keeps the fields that fit. */

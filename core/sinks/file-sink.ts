@@ -107,7 +107,7 @@ export class FileSink implements Sink {
     this.checkOutputMode(outputMode);
     if (await this.log.hasBatch(batchId)) return;
     const files = await this.writeFiles(batchId, rows, schema);
-    if ((await this.log.add(batchId, queryId, files)) === 'exists') {
+    if ((await this.log.add(batchId, queryId, files, schema)) === 'exists') {
       await Promise.all(files.map((f) => this.store.delete(f.path)));
     }
   }

@@ -2,7 +2,7 @@
  * The data files of a local directory tree, for the file stream source. A directory that does not
  * exist yet lists no files, as an S3 prefix without objects does: the stream waits for data.
  */
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { SourceError } from '../errors.js';
 import { comparePaths, type FileListing, isHiddenPath, type ListedFile } from './file-listing.js';
@@ -24,6 +24,17 @@ export class DirectoryListing implements FileListing {
   async read(file: string): Promise<Uint8Array> {
     try {
       return await fs.readFile(this.nameOf(file));
+    } catch (e) {
+      throw new SourceError(
+        `Cannot read ${this.nameOf(file)}, which a planned batch lists: ${(e as Error).message}. Restore the file, or start the query on a new checkpointLocation.`,
+        { cause: e },
+      );
+    }
+  }
+
+  async *chunks(file: string): AsyncGenerator<Uint8Array> {
+    try {
+      yield* createReadStream(this.nameOf(file));
     } catch (e) {
       throw new SourceError(
         `Cannot read ${this.nameOf(file)}, which a planned batch lists: ${(e as Error).message}. Restore the file, or start the query on a new checkpointLocation.`,

@@ -2,7 +2,9 @@
  * Admission control of a file stream: which of the new files the next batch reads. Files are taken
  * in admission order while the batch stays within maxFilesPerTrigger and maxBytesPerTrigger. The
  * byte limit is soft, as in Spark: a file larger than the limit is admitted alone, or the stream
- * would stop at it forever.
+ * would stop at it forever. It counts a file's size as the listing reports it, the bytes read from
+ * storage (compressed, for a `.gz`), as Spark does: what a file inflates to is unknown before it is
+ * read, and bounded per file by the reader's maxDecompressedBytes instead.
  */
 import { comparePaths, type ListedFile } from './file-listing.js';
 

@@ -27,6 +27,11 @@ export interface FileListing {
   list(startAfter?: string): Promise<ListedFile[]>;
   /** The bytes of one file; throws a SourceError naming it when it no longer exists. */
   read(path: string): Promise<Uint8Array>;
+  /**
+   * The bytes of one file as chunks, for readers that need not hold a whole file; throws (when
+   * iterated) a SourceError naming it when it no longer exists. Without it, files are read whole.
+   */
+  chunks?(path: string): AsyncIterable<Uint8Array>;
   /** The full name of a file (root and path), as rows' errors name it. */
   nameOf(path: string): string;
 }

@@ -25,7 +25,8 @@
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
-import { type FileFormat, type FileReadOptions, parseDataFile } from '../io/data-files.js';
+import { type FileFormat, type FileReadOptions, parseDataChunks } from '../io/data-files.js';
+import { fileNameOf, type FileNameFilter, pathGlobFilter } from '../io/path-glob-filter.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { AdmissionFileLists, DEFAULT_MAX_INLINE_FILE_LIST_BYTES } from './admission-file-lists.js';
@@ -63,6 +64,8 @@ export interface FileStreamOptions extends AdmissionLimits {
    * @default false
    */
   readonly incrementalListing?: boolean;
+  /** Only files whose name matches this glob are read (Spark's pathGlobFilter). @default every file */
+  readonly pathGlobFilter?: string;
   /** File lists longer than this (as JSON) are kept out of the intent. @default 16 KiB */
   readonly maxInlineFileListBytes?: number;
 }
@@ -76,6 +79,7 @@ export class FileStreamSource implements Source {
   private readonly order: AdmissionOrder;
   /** In an availableNow run, the paths that were new when it started; the only ones it reads. */
   private availableNow: ReadonlySet<string> | undefined;
+  private readonly selected: FileNameFilter;
 
   constructor(
     private readonly options: FileStreamOptions,
@@ -89,6 +93,8 @@ export class FileStreamSource implements Source {
       );
     }
     this.schema = options.read.schema;
+    this.selected =
+      options.pathGlobFilter === undefined ? () => true : pathGlobFilter(options.pathGlobFilter);
     this.order = options.incrementalListing
       ? 'path'
       : options.latestFirst
@@ -143,15 +149,24 @@ export class FileStreamSource implements Source {
     const startAfter = this.options.incrementalListing ? from?.lastPath : undefined;
     const available = this.availableNow;
     return (await this.options.files.list(startAfter)).filter(
-      (f) => seen.isNew(f) && (available === undefined || available.has(f.path)),
+      (f) =>
+        this.selected(fileNameOf(f.path)) &&
+        seen.isNew(f) &&
+        (available === undefined || available.has(f.path)),
     );
   }
 
+  /** Reads one file as a stream of chunks: a line format holds one line at a time, not the file. */
   private async readFile(file: ListedFile): Promise<Row[]> {
-    const bytes = await this.options.files.read(file.path);
+    const { files } = this.options;
+    const chunks = files.chunks ? files.chunks(file.path) : wholeFile(await files.read(file.path));
     const name = this.options.files.nameOf(file.path);
-    return (await parseDataFile(name, this.options.format, bytes, this.options.read)).rows;
+    return (await parseDataChunks(name, this.options.format, chunks, this.options.read)).rows;
   }
+}
+
+async function* wholeFile(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 function requireMetadataStore(store: ObjectStore | undefined, source: string): ObjectStore {

@@ -6,7 +6,7 @@
  * modification times (0), so its files are admitted in path order and maxFileAge has no effect.
  */
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
-import type { ObjectStore } from '../checkpoint/object-store.js';
+import { canStreamObjects, type ObjectStore } from '../checkpoint/object-store.js';
 import { SluiceError, SourceError } from '../errors.js';
 import { DirectoryListing } from './directory-listing.js';
 import { comparePaths, type FileListing, isHiddenPath, type ListedFile } from './file-listing.js';
@@ -60,12 +60,33 @@ export class ObjectStoreListing implements FileListing {
     } catch (e) {
       throw sourceFailure(`Cannot read ${this.nameOf(path)}`, e);
     }
-    if (!bytes) {
-      throw new SourceError(
-        `Object ${this.nameOf(path)}, which a planned batch lists, no longer exists. Restore it, or start the query on a new checkpointLocation.`,
-      );
-    }
+    if (!bytes) throw this.vanished(path);
     return bytes;
+  }
+
+  private vanished(path: string): SourceError {
+    return new SourceError(
+      `Object ${this.nameOf(path)}, which a planned batch lists, no longer exists. Restore it, or start the query on a new checkpointLocation.`,
+    );
+  }
+
+  async *chunks(path: string): AsyncGenerator<Uint8Array> {
+    if (!canStreamObjects(this.store)) {
+      yield await this.read(path);
+      return;
+    }
+    let body: AsyncIterable<Uint8Array> | undefined;
+    try {
+      body = await this.store.getStream(path);
+    } catch (e) {
+      throw sourceFailure(`Cannot read ${this.nameOf(path)}`, e);
+    }
+    if (!body) throw this.vanished(path);
+    try {
+      yield* body;
+    } catch (e) {
+      throw sourceFailure(`Cannot read ${this.nameOf(path)}`, e);
+    }
   }
 
   nameOf(path: string): string {

@@ -42,6 +42,11 @@ export class SinkOutputListing implements FileListing {
     return this.files.read(path);
   }
 
+  async *chunks(path: string): AsyncGenerator<Uint8Array> {
+    if (this.files.chunks) yield* this.files.chunks(path);
+    else yield await this.files.read(path);
+  }
+
   nameOf(path: string): string {
     return this.files.nameOf(path);
   }

@@ -261,3 +261,56 @@ describe('to_json', () => {
     );
   });
 });
+
+describe('from_json on a record nested deeper than Spark allows (1000 levels)', () => {
+  const deep = `{"user": ${'['.repeat(10_000)}${']'.repeat(10_000)}, "id": 1}`;
+  const withCorrupt = parseSchema('id INT, user STRING, _corrupt_record STRING');
+
+  it('makes it a corrupt record in PERMISSIVE mode', () => {
+    expect(onText(from_json('value', withCorrupt), deep)).toEqual([null, null, deep]);
+  });
+
+  it('drops it in DROPMALFORMED mode', () => {
+    expect(thrownOn(from_json('value', events, { mode: 'DROPMALFORMED' }), deep)).toBe(
+      DROP_MALFORMED,
+    );
+  });
+
+  it('fails with an ExecutionError saying how deep it may nest in FAILFAST mode', () => {
+    const error = thrownOn(from_json('value', events, { mode: 'FAILFAST' }), deep);
+    expect(error).toBeInstanceOf(ExecutionError);
+    expect((error as Error).message).toContain('nests deeper than 1000 levels at position 1008');
+  });
+
+  it('reads a record nested exactly 1000 levels deep', () => {
+    const text = `{"user": ${'['.repeat(999)}${']'.repeat(999)}}`;
+    expect(onText(from_json('value', events), text)).toEqual([
+      null,
+      JSON.stringify(JSON.parse(text).user),
+      null,
+    ]);
+  });
+});
+
+describe("from_json with Spark's JSON syntax defaults", () => {
+  it('reads single-quoted JSON, as Spark does by default', () => {
+    expect(onText(from_json('value', events), "{'id': 1, 'user': 'o\\'neil'}")).toEqual([
+      1,
+      "o'neil",
+      null,
+    ]);
+  });
+
+  it('refuses single quotes with allowSingleQuotes off', () => {
+    const strict = from_json('value', events, { mode: 'FAILFAST', allowSingleQuotes: 'false' });
+    expect((thrownOn(strict, "{'id': 1}") as Error).message).toContain(
+      "unexpected ''' at position 1",
+    );
+  });
+
+  it('refuses an extension it does not implement when the column is built', () => {
+    expect(() => from_json('value', events, { allowUnquotedFieldNames: true })).toThrow(
+      /from_json\(\): option allowUnquotedFieldNames=true is not supported/,
+    );
+  });
+});

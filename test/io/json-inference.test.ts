@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   finishInferredSchema,
   inferJsonType,
-  jsonSyntaxErrorOffset,
+  jsonSyntaxError,
   mergeJsonTypes,
 } from '../../core/io/json-inference.js';
 import {
@@ -62,6 +62,11 @@ describe('inferring the type of one record', () => {
   });
 });
 
+/** The position of the first syntax error in `text`, or -1 when it is valid JSON. */
+function jsonSyntaxErrorOffset(text: string): number {
+  return jsonSyntaxError(text)?.offset ?? -1;
+}
+
 describe('locating syntax errors', () => {
   it('gives the 0-based position of the first character that cannot continue the JSON', () => {
     expect(jsonSyntaxErrorOffset('{"a":1}')).toBe(-1);
@@ -77,6 +82,15 @@ describe('locating syntax errors', () => {
     expect(jsonSyntaxErrorOffset('{"a": [1, 2')).toBe(11);
     expect(jsonSyntaxErrorOffset('"open')).toBe(5);
     expect(jsonSyntaxErrorOffset('')).toBe(0);
+  });
+
+  it('refuses to nest deeper than 1000 levels, naming the first bracket too deep', () => {
+    expect(jsonSyntaxError(`${'['.repeat(1000)}${']'.repeat(1000)}`)).toBeNull();
+    expect(jsonSyntaxError(`${'['.repeat(10_000)}${']'.repeat(10_000)}`)).toEqual({
+      offset: 1000,
+      reason: 'too-deep',
+    });
+    expect(inferJsonType(`{"a":${'{"a":'.repeat(5000)}1${'}'.repeat(5001)}`)).toBeNull();
   });
 
   it('accepts every text JSON.stringify writes', () => {

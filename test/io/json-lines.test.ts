@@ -260,3 +260,70 @@ describe('writing JSON lines', () => {
     expect(parseJsonLines(formatJsonLines(rows, nested), { schema: nested }).rows).toEqual(rows);
   });
 });
+
+describe('a line nested deeper than Spark allows (1000 levels)', () => {
+  const deep = `{"user": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+  const text = `{"id":1}\n${deep}\n{"id":3}\n`;
+
+  it('is a corrupt record in PERMISSIVE mode, also when the schema is inferred', () => {
+    const { schema: inferred, rows, malformed } = parseJsonLines(text);
+    expect(inferred.fields.map((f) => f.name)).toEqual(['_corrupt_record', 'id']);
+    expect(rows).toEqual([
+      [null, 1],
+      [deep, null],
+      [null, 3],
+    ]);
+    expect(malformed).toBe(1);
+  });
+
+  it('is dropped and counted in DROPMALFORMED mode', () => {
+    const read = parseJsonLines(text, { schema, mode: 'DROPMALFORMED' });
+    expect(read.rows).toEqual([
+      [1, null, null],
+      [3, null, null],
+    ]);
+    expect(read.malformed).toBe(1);
+  });
+
+  it('fails naming the file and the line in FAILFAST mode', () => {
+    expect(() => parseJsonLines(text, { mode: 'FAILFAST', source: 'deep.jsonl' })).toThrow(
+      /Malformed JSON record in deep\.jsonl line 2: .* nests deeper than 1000 levels at position 5004/,
+    );
+  });
+});
+
+describe("JSON lines with Spark's JSON syntax defaults", () => {
+  it('reads single-quoted records and non-numeric numbers, with or without a schema', () => {
+    const text = `{'id': 1, 'user': 'ann', 'price': NaN}\n{"id": 2, "price": -Infinity}\n`;
+    const inferred = parseJsonLines(text);
+    expect(treeString(inferred.schema)).toBe(
+      treeString(parseSchema('id BIGINT, price DOUBLE, user STRING')),
+    );
+    expect(inferred.rows).toEqual([
+      [1, NaN, 'ann'],
+      [2, -Infinity, null],
+    ]);
+    expect(parseJsonLines(text, { schema }).rows).toEqual([
+      [1, 'ann', NaN],
+      [2, null, -Infinity],
+    ]);
+  });
+
+  it('calls them malformed when allowSingleQuotes and allowNonNumericNumbers are off', () => {
+    const text = `{'id': 1}\n{"id": 2, "price": NaN}\n{"id": 3}`;
+    const read = parseJsonLines(text, {
+      schema,
+      mode: 'DROPMALFORMED',
+      allowSingleQuotes: false,
+      allowNonNumericNumbers: 'false',
+    });
+    expect(read.rows).toEqual([[3, null, null]]);
+    expect(read.malformed).toBe(2);
+  });
+
+  it('refuses an extension it does not implement, naming the source and the option', () => {
+    expect(() => parseJsonLines('{}', { allowComments: true, source: 'a.jsonl' })).toThrow(
+      /Reading a\.jsonl: option allowComments=true is not supported/,
+    );
+  });
+});

@@ -3,15 +3,19 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   AnalysisError,
+  col,
   type CreateResult,
   FileSink,
   FileSinkLog,
   InvalidOptionError,
   LocalDirectoryStore,
+  MemoryStream,
   SinkError,
   SluiceSession,
   UnsupportedOperationError,
 } from '../../core/index.js';
+import { treeString } from '../../core/types/data-types.js';
+import { parseSchema } from '../../core/types/type-names.js';
 import { windowCounts } from '../delta/window-counts.js';
 import { tempDir } from '../support/temp-dir.js';
 import {
@@ -345,6 +349,9 @@ describe('what the file sink refuses when the query starts', () => {
         options,
       });
     await expect(start({ partitionBy: 'category' })).rejects.toThrow(/'partitionBy'/);
+    await expect(start({ maxRecordsPerFile: 10 })).rejects.toThrow(
+      /refuses option 'maxrecordsperfile': the file sink does not implement it\. Drop it; the supported options are compactInterval, compression/,
+    );
     await expect(start({ compactInterval: 0 })).rejects.toThrow(/compactInterval/);
     await expect(start({ compression: 'lz5' })).rejects.toThrow(/compression 'LZ5'/);
     await expect(
@@ -360,4 +367,31 @@ describe('what the file sink refuses when the query starts', () => {
       startQuery({ events: clickStream(), checkpoint: tempDir(), format: 'json' }),
     ).rejects.toThrow(InvalidOptionError);
   });
+});
+
+describe('reading a file sink output whose log lists no files yet', () => {
+  it.each(['json', 'csv', 'parquet'] as const)(
+    'reads %s output as an empty table with the schema the sink wrote',
+    async (format) => {
+      const session = new SluiceSession();
+      const stream = new MemoryStream(parseSchema('user STRING, n BIGINT, at TIMESTAMP'));
+      const dir = tempDir('sluice-files-');
+      const query = await session.readStream
+        .memory(stream)
+        .where(col('n').gt(100))
+        .writeStream.format(format)
+        .option('checkpointLocation', tempDir())
+        .start(dir);
+      stream.addData([{ user: 'ann', n: 1, at: 0 }]);
+      await query.processAllAvailable();
+      await query.stop();
+      expect(manifestNames(dir)).toEqual(['0']);
+
+      const df = session.read.format(format).load(dir);
+      expect(treeString(df.schema)).toBe(
+        treeString(parseSchema('user STRING, n BIGINT, at TIMESTAMP')),
+      );
+      expect(await df.collect()).toEqual([]);
+    },
+  );
 });

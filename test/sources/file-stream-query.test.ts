@@ -186,4 +186,35 @@ describe('a streaming query over a directory of JSON files', () => {
     await query.stop();
     expect(sink.rows().map((r) => r.file)).toEqual(['old.json', 'new.json']);
   });
+
+  it('reads only the files whose name matches pathGlobFilter', async () => {
+    const input = tempDir('sluice-input-');
+    addFile(input, 'a.json', 2);
+    addFile(input, 'a.json.tmp', 5);
+    addFile(path.join(input, '2026'), 'b.json', 1);
+    const sink = new MemorySink(schema, 'glob');
+    const query = await new SluiceSession().readStream
+      .schema(schema)
+      .option('pathGlobFilter', '*.json')
+      .json(input)
+      .writeStream.sink(sink)
+      .option('checkpointLocation', tempDir('sluice-checkpoint-'))
+      .start();
+    await query.processAllAvailable();
+    await query.stop();
+    expect(rowsPerFile(sink)).toEqual({ 'a.json': 2, 'b.json': 1 });
+  });
+
+  it('does not read its own checkpoint when it is kept in an underscore folder of the input', async () => {
+    const input = tempDir('sluice-input-');
+    addFile(input, 'a.json', 2);
+    const checkpoint = path.join(input, '_checkpoint');
+    const sink = new MemorySink(schema, 'own-checkpoint');
+    const query = await start(input, checkpoint, sink);
+    await query.processAllAvailable();
+    addFile(input, 'b.json', 1);
+    await query.processAllAvailable();
+    await query.stop();
+    expect(rowsPerFile(sink)).toEqual({ 'a.json': 2, 'b.json': 1 });
+  });
 });

@@ -456,3 +456,32 @@ describe('the file lists of an S3 file source', () => {
     expect((intent!.end[0] as FileSourceOffset).files!.map((f) => f.path)).toEqual(['b.json']);
   });
 });
+
+describe('a file stream over S3 in bounded memory', () => {
+  it('streams an object body, reading an object far larger than maxRecordBytes line by line', async () => {
+    const { url, addJson, session, store } = await landing();
+    await addJson('many.json', 5_000);
+    const chunks: number[] = [];
+    for await (const chunk of (await store.getStream('many.json'))!) chunks.push(chunk.byteLength);
+    expect(chunks.reduce((a, b) => a + b, 0)).toBe(jsonLines('many.json', 5_000).byteLength);
+    expect(await store.getStream('absent.json')).toBeUndefined();
+
+    const sink = new MemorySink(schema, 's3-many-lines');
+    const query = await start(session(), url, tempDir(), sink, { maxRecordBytes: 100 });
+    await query.processAllAvailable();
+    await query.stop();
+    expect(rowsPerFile(sink.rows())).toEqual({ 'many.json': 5_000 });
+  });
+
+  it('fails the batch on a gzip bomb beyond maxDecompressedBytes, naming the object and the limit', async () => {
+    const { url, put, session, bucket } = await landing();
+    await put('bomb.json.gz', gzipSync(Buffer.alloc(4 * 1024 ** 2, ' ')));
+    const query = await start(session(), url, tempDir(), new MemorySink(schema, 's3-bomb'), {
+      maxDecompressedBytes: '1m',
+    });
+    await expect(query.processAllAvailable()).rejects.toThrow(
+      `s3://${bucket}/clicks/bomb.json.gz inflates to more than maxDecompressedBytes (1048576 bytes)`,
+    );
+    await query.stop();
+  });
+});
