@@ -20,7 +20,7 @@
  * same rules serve the sink (through an ObjectStore, local or S3) and the synchronous local readers.
  */
 import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
-import { parseDeltaSchema, toDeltaSchemaString } from '../delta/delta-schema.js';
+import { parseSparkJsonSchema, toSparkJsonSchema } from '../types/spark-json-schema.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { InvalidOptionError, SinkError } from '../errors.js';
 import type { StructType } from '../types/data-types.js';
@@ -97,7 +97,7 @@ export function encodeManifest(manifest: SinkManifest): Uint8Array {
     JSON.stringify({
       batchId: manifest.batchId,
       queryId: manifest.queryId,
-      ...(manifest.schema && { schema: toDeltaSchemaString(manifest.schema) }),
+      ...(manifest.schema && { schema: toSparkJsonSchema(manifest.schema) }),
     }),
     ...manifest.files.map((f) =>
       JSON.stringify({
@@ -148,12 +148,11 @@ export function decodeManifest(
   }
   const bad = files.findIndex((f) => !isFileEntry(f));
   if (bad >= 0) throw damaged(`line ${bad + 3} is not a file entry {path, size, action: 'add'}`);
-  let schema: StructType | undefined;
-  try {
-    schema = header.schema === undefined ? undefined : parseDeltaSchema(header.schema, source);
-  } catch (e) {
-    throw damaged('its header does not hold a valid schema', e);
+  const parsed = header.schema === undefined ? undefined : parseSparkJsonSchema(header.schema);
+  if (parsed !== undefined && !('schema' in parsed)) {
+    throw damaged(`the schema in its header ${parsed.problem}`, parsed.cause);
   }
+  const schema = parsed?.schema;
   return {
     batchId: header.batchId,
     queryId: header.queryId,
