@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // DynamoDB Local and s3rver for the whole run (DESIGN.md section 8)
+    // DynamoDB Local and s3rver for the whole run (docs/architecture.md section 8)
     globalSetup: ['./test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,8 +1,8 @@
 /**
- * Checkpoint benchmark (`npm run bench:checkpoint`): the commit protocol of DESIGN.md section 3 on
- * DynamoDB Local and s3rver, which it starts itself (in a child process, as the tests do) and stops
- * at the end. It prints figures and asserts no timings; it exits with status 1 only when the engine
- * computed a wrong state (then the figures would mean nothing).
+ * Checkpoint benchmark (`npm run bench:checkpoint`): the commit protocol of docs/architecture.md
+ * section 3 on DynamoDB Local and s3rver, which it starts itself (in a child process, as the tests
+ * do) and stops at the end. It prints figures and asserts no timings; it exits with status 1 only
+ * when the engine computed a wrong state (then the figures would mean nothing).
  *
  * The query is `groupBy('key').count()` over a memory stream in update mode, with 16 state
  * partitions and a snapshot every 10 versions: no per-batch work of that query depends on the keys
@@ -21,8 +21,9 @@
  * A first, untimed pass of the smallest scale warms up the engine and the local services.
  *
  * The last line of output is one JSON object: {"ddb_requests_per_batch", "s3_puts_per_batch",
- * "changed_partitions"} of the small warm batch with the most S3 PUTs, {"warm_ms_10k", "warm_ms_1m",
- * "warm_1m_vs_10k"}: the median warm batch at 1,000 changed keys, and {"cold_load_ms_1m"}.
+ * "changed_partitions"} of the small warm batch with the most S3 PUTs, {"warm_ms_10k",
+ * "warm_ms_1m", "warm_1m_vs_10k"}: the median warm batch at 1,000 changed keys, and
+ * {"cold_load_ms_1m"}.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -67,8 +68,8 @@ class RequestCounter {
   private counts = new Map<string, number>();
 
   /**
-   * A middleware for the 'initialize' step of `service`'s client, which runs once per command (before
-   * serialization and the retry loop, so retries are not counted again).
+   * A middleware for the 'initialize' step of `service`'s client, which runs once per command
+   * (before serialization and the retry loop, so retries are not counted again).
    */
   middleware(service: 'DynamoDB' | 'S3') {
     return <I extends { input: object }, O>(

@@ -1,5 +1,5 @@
 /**
- * The checkpoint's two stores when the construct creates them (DESIGN.md section 3):
+ * The checkpoint's two stores when the construct creates them (docs/architecture.md section 3):
  * - the table holds offsets intents, commits and the head of each query, keyed `pk`/`sk`; commits
  *   expire through TTL on `expiresAt`; on-demand, since a query writes a few items per batch;
  *   point-in-time recovery, since losing the head loses exactly-once;

@@ -1,6 +1,6 @@
 /**
  * `MicroBatchQuery`: one streaming query deployed as scheduled micro-batches in Lambda
- * (DESIGN.md sections 3 and 7).
+ * (docs/architecture.md sections 3 and 7).
  *
  *   EventBridge Scheduler (rate = max(trigger, 1 minute), no flexible window, no retries)
  *     -> micro-batch function (reserved concurrency 1; failed or stale invocations -> DLQ)

@@ -1,5 +1,6 @@
 /**
- * The checkpoint in DynamoDB (DESIGN.md section 3): one item collection per query, `pk = query#<id>`.
+ * The checkpoint in DynamoDB (docs/architecture.md section 3): one item collection per query, `pk =
+ * query#<id>`.
  *
  *   sk = head            the last committed batch (its commit record), the lease (owner, expiry,
  *                        epoch) and the format version
@@ -23,8 +24,8 @@
  *   ClientRequestToken derives from (query, N, epoch), so a retried call of the same commit is
  *   harmless. A failed condition on the commit item means another attempt committed N
  *   (`conflict`); on the head alone, another invocation took the lease (`lease-lost`).
- * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to the
- * object store (write-once key) and the item references it.
+ * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to
+ * the object store (write-once key) and the item references it.
  */
 import { sortableId } from '../checkpoint/sortable-id.js';
 import { createHash, randomUUID } from 'node:crypto';
@@ -270,8 +271,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   }
 
   /**
-   * Put commit#N (create-once) and move the head from N-1 to N, fenced by the lease epoch; the intent
-   * of N-1, no longer the head's, gets its TTL.
+   * Put commit#N (create-once) and move the head from N-1 to N, fenced by the lease epoch; the
+   * intent of N-1, no longer the head's, gets its TTL.
    */
   private commitTransaction(commit: CommitRecord, lease: Lease): TransactWriteCommand {
     const record = encodeCheckpointRecord(commit);

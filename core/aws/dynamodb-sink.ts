@@ -1,6 +1,6 @@
 /**
  * DynamoDbSink: writes each batch's result rows as items of a DynamoDB table, with an exactly-once
- * effect (DESIGN.md section 4).
+ * effect (docs/architecture.md section 4).
  *
  * Exactly-once rests on keys, not on a log: every result row goes to the item its key columns name
  * (dynamodb-item-key.ts), so writing a batch again writes the same values to the same items.

@@ -1,6 +1,6 @@
 /**
  * DeltaSink: writes a streaming query's output into a Delta Lake table, on the local filesystem or on
- * S3, exactly once per batch (DESIGN.md section 4).
+ * S3, exactly once per batch (docs/architecture.md section 4).
  *
  * Exactly-once rests on the table's own log: every commit carries a `txn` action {appId: the query's
  * id, version: the batch id}, in the same atomic log entry as the batch's data files. A batch that is

@@ -3,14 +3,14 @@
  * (`writeStream.format('kafka').option('kafka.bootstrap.servers', ...).option('topic', t)`), rows
  * becoming records as kafka-sink-records.ts describes.
  *
- * Guarantee: at-least-once, as in Spark (DESIGN.md section 4). Records are written at the sink step,
- * before the batch commits; a crash between the two runs the batch again, which writes its records
- * again. Kafka cannot tell those from new ones, so every record carries where it stands in the
- * query's output: headers `sluice.queryId`, `sluice.batchId` and `sluice.seq` (its position in the
- * batch). A batch that is run again produces the same rows in the same order, so its records carry
- * the same three values, and a consumer that keeps the first record of each (queryId, batchId, seq)
- * reads every batch exactly once. Within one attempt the producer is idempotent, so its own retries
- * add no duplicates (kafkajs-record-writer.ts).
+ * Guarantee: at-least-once, as in Spark (docs/architecture.md section 4). Records are written at
+ * the sink step, before the batch commits; a crash between the two runs the batch again, which
+ * writes its records again. Kafka cannot tell those from new ones, so every record carries where it
+ * stands in the query's output: headers `sluice.queryId`, `sluice.batchId` and `sluice.seq` (its
+ * position in the batch). A batch that is run again produces the same rows in the same order, so
+ * its records carry the same three values, and a consumer that keeps the first record of each
+ * (queryId, batchId, seq) reads every batch exactly once. Within one attempt the producer is
+ * idempotent, so its own retries add no duplicates (kafkajs-record-writer.ts).
  *
  * The producer is connected on the first batch and kept across batches; `close` (when the query
  * stops, or a serverless invocation ends) disconnects it, and a later batch connects again. A

@@ -1,5 +1,5 @@
 /**
- * The parts of kafkajs 2.2.4's internal API the Kafka source uses (DESIGN.md section 9): its
+ * The parts of kafkajs 2.2.4's internal API the Kafka source uses: its
  * Cluster (without a consumer group: metadata, leaders, brokers, group coordinators) and Broker
  * (ListOffsets, Fetch, OffsetCommit), reached through the cluster factory the client keeps under the
  * private symbol `private:Kafka:createCluster`. package.json pins that exact kafkajs version; the

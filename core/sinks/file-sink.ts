@@ -1,7 +1,7 @@
 /**
  * FileSink: writes a streaming query's output as data files (JSON lines, CSV, Parquet or text) in a
  * directory, on the local filesystem or on S3, exactly once per batch (Spark's FileStreamSink with its
- * ManifestFileCommitProtocol; DESIGN.md section 4).
+ * ManifestFileCommitProtocol; docs/architecture.md section 4).
  *
  * Exactly-once rests on the manifest log (`_sluice_metadata/`, see FileSinkLog): a batch's files are
  * in the output when, and only when, its manifest lists them, and readers read only listed files.

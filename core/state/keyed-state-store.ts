@@ -1,7 +1,7 @@
 /**
  * The in-memory state of one stateful operator, split into a fixed number of partitions by key hash
- * (DESIGN.md section 5). It records which keys changed since the last persist, so a batch writes only
- * the partitions it touched: persisting costs what changed, not what is held.
+ * (docs/architecture.md section 5). It records which keys changed since the last persist, so a
+ * batch writes only the partitions it touched: persisting costs what changed, not what is held.
  */
 import type { StateStore } from './state-store.js';
 

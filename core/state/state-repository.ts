@@ -1,5 +1,5 @@
 /**
- * Persistence of operator state in an object store (DESIGN.md section 5).
+ * Persistence of operator state in an object store (docs/architecture.md section 5).
  *
  * Layout, all keys write-once and attempt-unique (nothing is ever overwritten):
  *   state/<operator>/<partition>/<batchId>-<attempt>.delta      changes of one partition in one batch

@@ -1,13 +1,14 @@
 /**
  * MicroBatchExecution: runs a streaming query as a series of micro-batches over a checkpoint,
- * following the commit protocol of DESIGN.md section 3. One call of `runNextBatch` is one attempt of
- * batch N = last committed + 1:
+ * following the commit protocol of docs/architecture.md section 3. One call of `runNextBatch` is
+ * one attempt of batch N = last committed + 1:
  *
  *   1. lease    read the head: the last committed batch, its state manifest and the next watermark.
  *               (The local backend has one writer per checkpoint; the commit's create-if-absent
  *               still detects a second one.)
  *   2. plan     reuse the intent of batch N if a crashed attempt wrote one; otherwise ask the
- *               sources for their latest offsets and write the intent (create-if-absent). The intent
+ *               sources for their latest offsets and write the intent (create-if-absent). The
+ * intent
  *               fixes N's offsets, processing time and watermark forever.
  *   3. load     state at version N-1: the in-memory copy when it is that version, else from files.
  *   4. run      read exactly the intent's offset ranges and execute the plan.
@@ -54,10 +55,11 @@ import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } fr
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /**
- * How one attempt at the next batch ended: `committed`; `idle` (nothing to do); `lease-held` (another
- * invocation is running this query); `conflict` (another attempt committed this batch first);
- * `lease-lost` (another invocation took over; this one stopped without committing); `abandoned`
- * (out of time before the commit; the next attempt re-runs the batch from the same intent).
+ * How one attempt at the next batch ended: `committed`; `idle` (nothing to do); `lease-held`
+ * (another invocation is running this query); `conflict` (another attempt committed this batch
+ * first); `lease-lost` (another invocation took over; this one stopped without committing);
+ * `abandoned` (out of time before the commit; the next attempt re-runs the batch from the same
+ * intent).
  */
 export type BatchOutcome =
   | { readonly kind: 'committed'; readonly progress: StreamingQueryProgress }
@@ -195,10 +197,10 @@ export class MicroBatchExecution {
   }
 
   /**
-   * One attempt at the next batch. `deadlineMs` (a clock time) is when the batch must have committed
-   * by: an attempt still running then is abandoned before its commit, and the next attempt re-runs
-   * the batch from the same intent. `readAllAvailable` (a once trigger) plans it ignoring the
-   * sources' admission limits.
+   * One attempt at the next batch. `deadlineMs` (a clock time) is when the batch must have
+   * committed by: an attempt still running then is abandoned before its commit, and the next
+   * attempt re-runs the batch from the same intent. `readAllAvailable` (a once trigger) plans it
+   * ignoring the sources' admission limits.
    */
   async runNextBatch(deadlineMs = Infinity, readAllAvailable = false): Promise<BatchOutcome> {
     const durations: DurationBreakdown = {

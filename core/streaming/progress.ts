@@ -1,6 +1,6 @@
 /**
- * The progress record of one micro-batch, after Spark's StreamingQueryProgress (DESIGN.md section 6),
- * and its one-line rendering for local runs.
+ * The progress record of one micro-batch, after Spark's StreamingQueryProgress
+ * (docs/architecture.md section 6), and its one-line rendering for local runs.
  */
 import { formatTimestamp } from '../types/timestamp-text.js';
 

@@ -4,7 +4,7 @@
  * `microBatchHandler(queryModule)` runs at cold start (the entry file calls it at module scope): it
  * reads and validates the configuration, creates the AWS clients and builds the query, so a bad
  * setting fails the container's initialisation with a message naming the variable. Each invocation
- * then runs micro-batches (DESIGN.md section 3) while its time budget allows:
+ * then runs micro-batches (docs/architecture.md section 3) while its time budget allows:
  * - it starts no batch it cannot expect to finish before the Lambda timeout minus the safety margin,
  *   and abandons, before its commit, a batch that still overruns;
  * - with a trigger interval shorter than the schedule, it runs a batch every interval until the

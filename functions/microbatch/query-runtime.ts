@@ -3,17 +3,18 @@
  * cold start, then shared by every invocation the container serves.
  *
  * Building checks everything that can be checked without I/O (the source's options, the query's
- * shape for its output mode, the sink's and the checkpoint's settings), so a bad configuration fails
- * the cold start, naming the environment variable, instead of the first batch. The micro-batch
- * execution (the checkpoint opened, the sink told the query's id) starts with the first invocation
- * and then stays: warm invocations keep its connections and, while no other container committed in
- * between, its state in memory (DESIGN.md section 5). A start that fails is tried again by the next
- * invocation; a batch that fails leaves the execution usable, since the engine drops the state that
- * attempt touched and the next attempt re-runs the batch from its intent.
+ * shape for its output mode, the sink's and the checkpoint's settings), so a bad configuration
+ * fails the cold start, naming the environment variable, instead of the first batch. The
+ * micro-batch execution (the checkpoint opened, the sink told the query's id) starts with the first
+ * invocation and then stays: warm invocations keep its connections and, while no other container
+ * committed in between, its state in memory (docs/architecture.md section 5). A start that fails is
+ * tried again by the next invocation; a batch that fails leaves the execution usable, since the
+ * engine drops the state that attempt touched and the next attempt re-runs the batch from its
+ * intent.
  *
  * The query's lease lasts as long as the function's timeout (the time the container's first
- * invocation had): it cannot lapse while the invocation that holds it may still run, and the lease of
- * an invocation killed at its timeout expires soon after, so the next one takes over.
+ * invocation had): it cannot lapse while the invocation that holds it may still run, and the lease
+ * of an invocation killed at its timeout expires soon after, so the next one takes over.
  */
 import {
   awsCheckpointBackend,

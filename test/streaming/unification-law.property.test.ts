@@ -1,6 +1,6 @@
 /**
- * The unification law (DESIGN.md section 2): for any input and any way of cutting it into
- * micro-batches, the streaming result equals the batch result over the same input — exactly in
+ * The unification law (docs/architecture.md section 2): for any input and any way of cutting it
+ * into micro-batches, the streaming result equals the batch result over the same input — exactly in
  * complete mode; in append mode once a final watermark has passed every window; in update mode the
  * last update of each key equals the batch row.
  */

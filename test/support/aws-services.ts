@@ -1,8 +1,8 @@
 /**
- * The local AWS services of a test run (DESIGN.md section 8): DynamoDB Local and s3rver, started
- * together on free loopback ports, checked to enforce what the tests rely on, and stopped together.
- * The global setup starts them once per run and hands their endpoints to tests through Vitest's
- * `provide`/`inject`, typed below.
+ * The local AWS services of a test run (docs/architecture.md section 8): DynamoDB Local and s3rver,
+ * started together on free loopback ports, checked to enforce what the tests rely on, and stopped
+ * together. The global setup starts them once per run and hands their endpoints to tests through
+ * Vitest's `provide`/`inject`, typed below.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * Amazon's DynamoDB Local, the jar shipped in the npm package `amplify-dynamodb-simulator`, run with
- * the machine's Java as a child process on a free port (DESIGN.md section 8).
+ * the machine's Java as a child process on a free port (docs/architecture.md section 8).
  *
  * It enforces DynamoDB's validation, condition expressions and TransactWriteItems, which is why the
  * checkpoint tests use it rather than an emulator written for convenience. It has no option to bind

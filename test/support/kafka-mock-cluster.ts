@@ -1,10 +1,11 @@
 /**
- * librdkafka's mock cluster (DESIGN.md section 8): three Kafka-protocol brokers on loopback ports,
- * run by Debian's kcat as a producer whose stdin stays open. Topics are created on first use with 4
- * partitions. Like a broker with size-based retention, it keeps about 5 MB per partition and drops
- * the oldest record batches beyond that, so retention and data loss can be produced for real. It has no
- * controller, so kafkajs's admin calls that need one (createTopics, createPartitions,
- * deleteRecords) and its idempotent or transactional producers do not work against it.
+ * librdkafka's mock cluster (docs/architecture.md section 8): three Kafka-protocol brokers on
+ * loopback ports, run by Debian's kcat as a producer whose stdin stays open. Topics are created on
+ * first use with 4 partitions. Like a broker with size-based retention, it keeps about 5 MB per
+ * partition and drops the oldest record batches beyond that, so retention and data loss can be
+ * produced for real. It has no controller, so kafkajs's admin calls that need one (createTopics,
+ * createPartitions, deleteRecords) and its idempotent or transactional producers do not work
+ * against it.
  *
  * The global setup starts one for the whole run and hands its address to tests through
  * `inject('kafkaBootstrapServers')`.
@@ -24,8 +25,9 @@ export interface KafkaMockCluster {
   /** `127.0.0.1:<port>,127.0.0.1:<port>,127.0.0.1:<port>`. */
   readonly bootstrapServers: string;
   /**
-   * Freezes every broker (SIGSTOP of kcat): connections stay open and requests go unanswered, as with
-   * a broker that hangs. Only for a cluster a test started itself: the run's shared one serves others.
+   * Freezes every broker (SIGSTOP of kcat): connections stay open and requests go unanswered, as
+   * with a broker that hangs. Only for a cluster a test started itself: the run's shared one serves
+   * others.
    */
   freeze(): void;
   /** Lets frozen brokers run again (SIGCONT). */
