@@ -10,6 +10,7 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import type { FileFormat } from '../io/data-files.js';
+import { JSON_SYNTAX_OPTION_NAMES } from '../io/json-syntax.js';
 import type { OptionValue } from './reader-options.js';
 
 /** How the options are used: a bounded read or a file stream. */
@@ -23,17 +24,7 @@ const EVERY_FORMAT = [
 ];
 const PARSE_MODE = ['mode', 'columnNameOfCorruptRecord'];
 const BY_FORMAT: Readonly<Record<FileFormat, readonly string[]>> = {
-  json: [
-    ...PARSE_MODE,
-    'multiLine',
-    'allowSingleQuotes',
-    'allowNonNumericNumbers',
-    'allowUnquotedFieldNames',
-    'allowNumericLeadingZeros',
-    'allowBackslashEscapingAnyCharacter',
-    'allowComments',
-    'allowUnquotedControlChars',
-  ],
+  json: [...PARSE_MODE, 'multiLine', ...JSON_SYNTAX_OPTION_NAMES],
   csv: [
     ...PARSE_MODE,
     'multiLine',

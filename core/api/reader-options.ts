@@ -4,7 +4,11 @@
  */
 import { InvalidOptionError } from '../errors.js';
 import type { FileReadOptions } from '../io/data-files.js';
-import { type JsonSyntaxOptions, resolveJsonSyntax } from '../io/json-syntax.js';
+import {
+  JSON_SYNTAX_OPTION_NAMES,
+  type JsonSyntaxOptions,
+  resolveJsonSyntax,
+} from '../io/json-syntax.js';
 import type { StructType } from '../types/data-types.js';
 
 /** A raw option value as users pass it. */
@@ -41,23 +45,13 @@ export function fileReadOptions(
   };
 }
 
-const JSON_SYNTAX_OPTIONS = [
-  'allowSingleQuotes',
-  'allowNonNumericNumbers',
-  'allowUnquotedFieldNames',
-  'allowNumericLeadingZeros',
-  'allowBackslashEscapingAnyCharacter',
-  'allowComments',
-  'allowUnquotedControlChars',
-] as const;
-
 /**
  * The JSON syntax options given, checked now (see json-syntax.ts) so that a bad one fails `load()`
  * rather than the first read of a file.
  */
 function jsonSyntaxOptions(get: (key: string) => OptionValue | undefined): JsonSyntaxOptions {
   const given: Partial<Record<keyof JsonSyntaxOptions, string | boolean>> = {};
-  for (const name of JSON_SYNTAX_OPTIONS) {
+  for (const name of JSON_SYNTAX_OPTION_NAMES) {
     const value = get(name);
     if (value !== undefined) given[name] = typeof value === 'boolean' ? value : String(value);
   }

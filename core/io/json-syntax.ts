@@ -47,6 +47,13 @@ const NOT_IMPLEMENTED = [
   'allowUnquotedControlChars',
 ] as const;
 
+/** The name of every JSON syntax option, implemented or refused. */
+export const JSON_SYNTAX_OPTION_NAMES: readonly (keyof JsonSyntaxOptions)[] = [
+  'allowSingleQuotes',
+  'allowNonNumericNumbers',
+  ...NOT_IMPLEMENTED,
+];
+
 /**
  * The syntax `options` ask for, with Spark's defaults. Throws an InvalidOptionError naming `caller`
  * and the option for a value that is not a boolean, or an extension that is not implemented.
