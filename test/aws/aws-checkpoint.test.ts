@@ -80,6 +80,25 @@ async function invocation(
 
 const budget = () => ({ remainingMs: () => 60_000, safetyMarginMs: 100 });
 
+/**
+ * A windowed count on the AWS backend whose first batch has committed, the input of its second
+ * batch already added, and the state objects to damage before `nextInvocation` runs it.
+ */
+async function committedFirstBatch(queryId: string) {
+  const session = new SluiceSession();
+  const input = session.memoryStream(clickSchema);
+  const df = windowedCounts(session, input);
+  const sink = new MemorySink(df.schema);
+  input.addData(eventChunks(1)[0]);
+  await runInvocation(await invocation(queryId, df, sink), budget());
+  input.addData(eventChunks(2)[1]);
+  const { stateObjects } = await awsBackend(queryId);
+  return {
+    stateObjects,
+    nextInvocation: async () => runInvocation(await invocation(queryId, df, sink), budget()),
+  };
+}
+
 describe('the commit protocol on DynamoDB and S3', () => {
   for (const crashStep of STEPS) {
     it(`gives the batch result after an invocation dies right after '${crashStep}'`, async () => {
@@ -239,14 +258,7 @@ describe('the commit protocol on DynamoDB and S3', () => {
   });
 
   it('refuses a state manifest on S3 whose file list had a digit edited, naming the manifest', async () => {
-    const queryId = uniqueName('manifest');
-    const session = new SluiceSession();
-    const input = session.memoryStream(clickSchema);
-    const df = windowedCounts(session, input);
-    const sink = new MemorySink(df.schema);
-    input.addData(eventChunks(1)[0]);
-    await runInvocation(await invocation(queryId, df, sink), budget());
-    const { stateObjects } = await awsBackend(queryId);
+    const { stateObjects, nextInvocation } = await committedFirstBatch(uniqueName('manifest'));
     // the last manifest is the head's, the one the next batch loads
     const manifest = (await stateObjects.list('state/manifests/')).at(-1)!;
     const text = Buffer.from((await stateObjects.get(manifest))!).toString('utf8');
@@ -256,32 +268,19 @@ describe('the commit protocol on DynamoDB and S3', () => {
     );
     expect(edited).not.toBe(text);
     await stateObjects.put(manifest, Buffer.from(edited));
-    input.addData(eventChunks(2)[1]);
-    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(
-      `${manifest} is corrupt (checksum mismatch)`,
-    );
+    await expect(nextInvocation()).rejects.toThrow(`${manifest} is corrupt (checksum mismatch)`);
   });
 
   it('names the key of a corrupted or missing state object instead of starting from empty state', async () => {
-    const queryId = uniqueName('damaged');
-    const session = new SluiceSession();
-    const input = session.memoryStream(clickSchema);
-    const df = windowedCounts(session, input);
-    const sink = new MemorySink(df.schema);
-    input.addData(eventChunks(1)[0]);
-    await runInvocation(await invocation(queryId, df, sink), budget());
-    const { stateObjects } = await awsBackend(queryId);
+    const { stateObjects, nextInvocation } = await committedFirstBatch(uniqueName('damaged'));
     const [delta] = (await stateObjects.list('state/')).filter((k) => k.endsWith('.delta'));
     const bytes = Buffer.from((await stateObjects.get(delta))!);
     bytes[bytes.length - 2] ^= 1;
     await stateObjects.put(delta, bytes);
-    input.addData(eventChunks(2)[1]);
-    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(
+    await expect(nextInvocation()).rejects.toThrow(
       new RegExp(`${delta}.*corrupt \\(checksum mismatch\\)`),
     );
     await stateObjects.delete(delta);
-    await expect(runInvocation(await invocation(queryId, df, sink), budget())).rejects.toThrow(
-      new RegExp(`${delta} is missing`),
-    );
+    await expect(nextInvocation()).rejects.toThrow(new RegExp(`${delta} is missing`));
   });
 });
