@@ -23,8 +23,8 @@ export interface InputLimits {
 /** 16 MiB: far above any sane record, far below a 1024 MB Lambda once parsed into objects. */
 export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 ** 2;
 /**
- * 256 MiB: line formats stream the inflated bytes, but Parquet, CSV and schema inference hold one
- * file's inflated bytes at once, which must leave room in a 1024 MB Lambda.
+ * 256 MiB: line formats and CSV stream the inflated bytes, but Parquet and schema inference hold
+ * one file's inflated bytes at once, which must leave room in a 1024 MB Lambda.
  */
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 256 * 1024 ** 2;
 
@@ -42,7 +42,7 @@ export function bytesChunks(
   return decompressedChunks(file, Readable.from([bytes]), limits);
 }
 
-/** The whole content of a chunk stream in one buffer, for formats that need it (Parquet, CSV). */
+/** The whole content of a chunk stream in one buffer, for formats that need it (Parquet). */
 export async function collectChunks(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
@@ -77,8 +77,8 @@ export function localFileBytesSync(file: string, limits: InputLimits): Buffer {
   return file.endsWith('.gz') ? gunzipWithin(file, bytes, limits) : bytes;
 }
 
-/** Chunks read synchronously; a `.gz` is inflated at once, within maxDecompressedBytes. */
-function* localFileChunksSync(file: string, limits: InputLimits): Generator<Uint8Array> {
+/** Chunks of a local file read synchronously; a `.gz` is inflated at once, within maxDecompressedBytes. */
+export function* localFileChunksSync(file: string, limits: InputLimits): Generator<Uint8Array> {
   if (file.endsWith('.gz')) {
     yield gunzipWithin(file, readFileSync(file), limits);
     return;

@@ -67,6 +67,59 @@ describe('reading a data file in bounded memory', () => {
   });
 });
 
+describe('reading a CSV file in bounded memory', () => {
+  const manyRecords = 'n,s\n' + '1,"a\nb"\n'.repeat(20_000); // 180 KB of two-line records
+  const csvSchema = parseSchema('n INT, s STRING');
+
+  it('reads a CSV file larger than maxRecordBytes record by record, quoted line breaks included', async () => {
+    const f = file('many.csv', manyRecords);
+    const { rows } = await readDataFile(f, 'csv', {
+      schema: csvSchema,
+      header: true,
+      maxRecordBytes: 1024,
+    });
+    expect(rows.length).toBe(20_000);
+    expect(rows[19_999]).toEqual([1, 'a\nb']);
+  });
+
+  it('refuses a CSV record longer than maxRecordBytes, naming the file and the limit, in every mode', async () => {
+    const f = file('big.csv', `1,a\n2,"${'x'.repeat(100_000)}"\n3,c\n`);
+    for (const mode of ['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'] as const) {
+      const read = readDataFile(f, 'csv', { schema: csvSchema, mode, maxRecordBytes: 4096 });
+      await expect(read).rejects.toThrow(InputLimitError);
+      await expect(read).rejects.toThrow(
+        `${f} has a CSV record longer than maxRecordBytes (4096 bytes)`,
+      );
+    }
+    expect(() => inferSchema([f], 'csv', { inferSchema: true, maxRecordBytes: 4096 })).toThrow(
+      /big\.csv has a CSV record longer than maxRecordBytes \(4096 bytes\)/,
+    );
+  });
+
+  it('refuses a CSV gzip bomb beyond maxDecompressedBytes, read from a file or from bytes', async () => {
+    const bomb = gzipSync(Buffer.from(manyRecords.repeat(10))); // 1.8 MB inflated
+    const f = file('bomb.csv.gz', bomb);
+    const limits = { schema: csvSchema, maxDecompressedBytes: 512 * 1024 };
+    await expect(readDataFile(f, 'csv', limits)).rejects.toThrow(
+      `${f} inflates to more than maxDecompressedBytes (524288 bytes)`,
+    );
+    await expect(parseDataFile('s3://in/bomb.csv.gz', 'csv', bomb, limits)).rejects.toThrow(
+      /s3:\/\/in\/bomb\.csv\.gz inflates to more than maxDecompressedBytes \(524288 bytes\)/,
+    );
+    expect(() =>
+      inferSchema([f], 'csv', { inferSchema: true, maxDecompressedBytes: 512 * 1024 }),
+    ).toThrow(InputLimitError);
+  });
+
+  it('infers a CSV schema from every file record by record, skipping each header', () => {
+    const a = file('a.csv', manyRecords);
+    const b = file('b.csv', 'n,s\n2.5,x\n');
+    expect(
+      inferSchema([a, b], 'csv', { header: true, inferSchema: true, maxRecordBytes: 1024 }),
+    ).toEqual(parseSchema('n DOUBLE, s STRING'));
+  });
+});
+
 describe('memory limits as reader options', () => {
   it('take maxRecordBytes and maxDecompressedBytes with units, and refuse other values by name', async () => {
     const dir = tempDir();
