@@ -196,7 +196,7 @@ async function parseChunks(
 ): Promise<FileContents> {
   switch (format) {
     case 'parquet': {
-      const data = await collectChunks(chunks);
+      const data = await collectChunks(file, chunks, options);
       const { schema, rows } = await readParquet(data, { schema: options.schema, source: file });
       return { schema, rows, malformed: 0 };
     }

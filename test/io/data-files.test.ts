@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { InputLimitError } from '../../core/errors.js';
 import { inferSchema, parseDataFile, readDataFile } from '../../core/io/data-files.js';
+import { writeParquet } from '../../core/io/parquet.js';
 import { parseSchema } from '../../core/types/type-names.js';
 import { SluiceSession } from '../../core/index.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -117,6 +118,20 @@ describe('reading a CSV file in bounded memory', () => {
     expect(
       inferSchema([a, b], 'csv', { header: true, inferSchema: true, maxRecordBytes: 1024 }),
     ).toEqual(parseSchema('n DOUBLE, s STRING'));
+  });
+});
+
+describe('reading a Parquet file whole', () => {
+  it('refuses a Parquet file larger than maxDecompressedBytes, naming the file and the limit', async () => {
+    const rows = Array.from({ length: 5000 }, (_, n) => [n]);
+    const f = file('big.parquet', writeParquet(rows, schema));
+    const limits = { schema, maxDecompressedBytes: 1024 };
+    const message = `${f} is larger than maxDecompressedBytes (1024 bytes)`;
+    await expect(readDataFile(f, 'parquet', limits)).rejects.toThrow(InputLimitError);
+    await expect(readDataFile(f, 'parquet', limits)).rejects.toThrow(message);
+    expect(() => inferSchema([f], 'parquet', { maxDecompressedBytes: 1024 })).toThrow(message);
+    expect((await readDataFile(f, 'parquet', { schema })).rows.length).toBe(5000);
+    expect(inferSchema([f], 'parquet', {})).toEqual(parseSchema('n INT'));
   });
 });
 
