@@ -217,7 +217,7 @@ export class CsvSchemaInference {
     const names = this.names ?? [];
     return struct(
       names.map((name, i) =>
-        field(name, this.types[i]?.kind === 'null' ? StringType : this.types[i]),
+        field(name, this.types[i].kind === 'null' ? StringType : this.types[i]),
       ),
     );
   }
