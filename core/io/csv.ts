@@ -2,7 +2,8 @@
  * CSV text as Spark's CSV data source reads and writes it, with Spark's defaults: no header, columns
  * `_c0, _c1, ...`, all strings unless `inferSchema`, `\` as the escape character inside quotes, an
  * empty field is NULL, and blank lines are skipped. Quoted fields may contain the delimiter and line
- * breaks (Spark's `multiLine` reading).
+ * breaks (Spark's `multiLine` reading). Input is read chunk by chunk, one record at a time
+ * (see csv-tokenizer.ts), so a file of any length reads within maxRecordBytes per record.
  *
  * A record is malformed when its field count differs from the schema's, when a field does not convert
  * to its column's type, when a non-nullable column is empty, or when the tokenizer rejects it (an
@@ -10,9 +11,9 @@
  * sets the others to NULL and puts the record's text in the corrupt-record column if the schema has one;
  * DROPMALFORMED drops it; FAILFAST throws. `malformed` counts such records in every mode.
  */
-import { parse } from 'csv-parse/sync';
 import { AnalysisError, ExecutionError, InvalidOptionError } from '../errors.js';
 import { castFunction } from '../expr/cast.js';
+import { type CsvRecord, CsvTokenizer, type CsvTokenSettings } from './csv-tokenizer.js';
 import {
   BooleanType,
   type DataType,
@@ -61,6 +62,8 @@ export interface CsvReadOptions {
   readonly columnNameOfCorruptRecord?: string;
   /** The input's name (a file path), for error messages. @default 'CSV input' */
   readonly source?: string;
+  /** The longest record, in bytes. @default DEFAULT_MAX_RECORD_BYTES */
+  readonly maxRecordBytes?: number;
 }
 
 /** The result of {@link parseCsv}. */
@@ -87,8 +90,8 @@ export interface CsvWriteOptions {
   readonly nullValue?: string;
 }
 
+const DEFAULT_SOURCE = 'CSV input';
 const MODES: readonly CsvParseMode[] = ['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'];
-const LINE_BREAKS = /\r\n|\r|\n/g;
 const INT_MIN = -2147483648;
 const INT_MAX = 2147483647;
 const INTEGER = /^[+-]?\d+$/;
@@ -105,16 +108,146 @@ const SPECIAL_DOUBLES = new Map([
 ]);
 
 /**
- * Parses CSV text into engine rows with Spark's CSV reader semantics (see the module doc).
- * Throws InvalidOptionError for a bad option, AnalysisError for a schema CSV cannot hold, and
- * ExecutionError naming the source and line for the first malformed record in FAILFAST mode.
+ * Parses CSV text into engine rows with Spark's CSV reader semantics (see the module doc); without a
+ * schema, the schema comes from the same text (see {@link CsvSchemaInference}). Throws as
+ * {@link CsvReader} does.
  */
 export function parseCsv(text: string, options: CsvReadOptions = {}): CsvReadResult {
-  const settings = readSettings(options);
-  const records = tokenize(text, settings);
-  const header = settings.header ? records.shift() : undefined;
-  const schema = options.schema ?? discoverSchema(records, header, settings);
-  return convertRecords(records, readPlan(schema, settings), settings);
+  const bytes = Buffer.from(text, 'utf8');
+  let schema = options.schema;
+  if (!schema) {
+    const inference = new CsvSchemaInference(options);
+    inference.addFile(options.source ?? DEFAULT_SOURCE, [bytes]);
+    schema = inference.schema();
+  }
+  const reader = new CsvReader(schema, options);
+  reader.add(bytes);
+  return reader.result();
+}
+
+/**
+ * Reads one CSV input chunk by chunk into rows of `schema` (applied by position), holding one record
+ * at a time besides the rows. Throws InvalidOptionError for a bad option, AnalysisError for a schema
+ * CSV cannot hold, ExecutionError naming the source and line for the first malformed record in
+ * FAILFAST mode, and InputLimitError for a record longer than maxRecordBytes, in every mode.
+ */
+export class CsvReader {
+  private readonly settings: ReadSettings;
+  private readonly plan: ReadPlan;
+  private readonly tokenizer: CsvTokenizer;
+  private readonly rows: Row[] = [];
+  private malformed = 0;
+  private headerPending: boolean;
+
+  constructor(schema: StructType, options: CsvReadOptions = {}) {
+    this.settings = readSettings(options);
+    this.plan = readPlan(schema, this.settings);
+    this.tokenizer = new CsvTokenizer(this.settings);
+    this.headerPending = this.settings.header;
+  }
+
+  /** Reads the records `chunk` completes; a record may continue in the next chunk. */
+  add(chunk: Uint8Array): void {
+    for (const record of this.tokenizer.push(chunk)) this.addRecord(record);
+  }
+
+  /** Ends the input and returns its rows. */
+  result(): CsvReadResult {
+    for (const record of this.tokenizer.end()) this.addRecord(record);
+    return { schema: this.plan.schema, rows: this.rows, malformed: this.malformed };
+  }
+
+  private addRecord(record: CsvRecord): void {
+    if (this.headerPending) {
+      this.headerPending = false;
+      return;
+    }
+    const { row, problem } = convertRecord(record, this.plan, this.settings.nullValue);
+    if (problem === undefined) {
+      this.rows.push(row);
+      return;
+    }
+    this.malformed++;
+    if (this.settings.mode === 'FAILFAST') {
+      throw new ExecutionError(
+        `Malformed CSV record in ${this.settings.source} at line ${record.line}: ${problem}. Fix the record, or read with mode PERMISSIVE (keeps it with nulls) or DROPMALFORMED (skips it).`,
+      );
+    }
+    if (this.settings.mode === 'PERMISSIVE') {
+      if (this.plan.corruptIndex >= 0) row[this.plan.corruptIndex] = record.raw;
+      this.rows.push(row);
+    }
+  }
+}
+
+/**
+ * The schema of CSV inputs, as Spark infers it: column names from the first file's header (or
+ * `_c<i>` for the first well-formed record's fields), all strings unless `inferSchema`, which types
+ * each column from every record of every file (each file's header skipped). Reads records one at a
+ * time; without `inferSchema` it stops after the first record it needs.
+ */
+export class CsvSchemaInference {
+  private readonly settings: ReadSettings;
+  private names: string[] | undefined;
+  private types: DataType[] = [];
+
+  constructor(options: CsvReadOptions = {}) {
+    this.settings = readSettings(options);
+  }
+
+  /** Whether another file can still change the schema. */
+  get wantsMore(): boolean {
+    return this.names === undefined || this.settings.inferSchema;
+  }
+
+  /** Reads the chunks of the input `source` (a file path, for error messages). */
+  addFile(source: string, chunks: Iterable<Uint8Array>): void {
+    let first = true;
+    for (const record of csvRecords(chunks, { ...this.settings, source })) {
+      const isHeader = first && this.settings.header;
+      first = false;
+      if (isHeader || record.fields !== null) this.name(record, isHeader);
+      if (!this.wantsMore) return;
+      if (!isHeader && record.fields !== null) this.widen(record.fields);
+    }
+  }
+
+  /** The inferred schema; every field nullable. */
+  schema(): StructType {
+    const names = this.names ?? [];
+    return struct(
+      names.map((name, i) =>
+        field(name, this.types[i].kind === 'null' ? StringType : this.types[i]),
+      ),
+    );
+  }
+
+  private name(record: CsvRecord, fromHeader: boolean): void {
+    if (this.names !== undefined) return;
+    this.names = safeHeader(record.fields ?? [], fromHeader);
+    const type = this.settings.inferSchema ? NullType : StringType;
+    this.types = this.names.map(() => type);
+  }
+
+  private widen(fields: readonly (string | null)[]): void {
+    const { types } = this;
+    for (let i = 0; i < types.length && i < fields.length; i++) {
+      const text = fields[i];
+      if (text !== null && text !== '' && text !== this.settings.nullValue) {
+        types[i] = widerType(types[i], inferValueType(text));
+      }
+    }
+  }
+}
+
+/** The records of an input read chunk by chunk. */
+function* csvRecords(
+  chunks: Iterable<Uint8Array>,
+  settings: CsvTokenSettings,
+): Generator<CsvRecord> {
+  const tokenizer = new CsvTokenizer(settings);
+  for (const chunk of chunks) yield* tokenizer.push(chunk);
+  yield* tokenizer.end();
 }
 
 /**
@@ -151,6 +284,7 @@ interface ReadSettings {
   readonly nullValue: string;
   readonly corruptColumn: string;
   readonly source: string;
+  readonly maxRecordBytes?: number;
 }
 
 function readSettings(options: CsvReadOptions): ReadSettings {
@@ -167,7 +301,8 @@ function readSettings(options: CsvReadOptions): ReadSettings {
     mode,
     nullValue: options.nullValue ?? '',
     corruptColumn: options.columnNameOfCorruptRecord ?? '_corrupt_record',
-    source: options.source ?? 'CSV input',
+    source: options.source ?? DEFAULT_SOURCE,
+    maxRecordBytes: options.maxRecordBytes,
   };
 }
 
@@ -215,76 +350,6 @@ function tokenSettings(options: CsvReadOptions | CsvWriteOptions): {
   return { delimiter, quote, escape };
 }
 
-/** One tokenized record; a null field is an unquoted empty field. */
-interface CsvRecord {
-  /** The fields, or null when the tokenizer rejected the record. */
-  readonly fields: readonly (string | null)[] | null;
-  /** The 1-based line on which the record starts. */
-  readonly line: number;
-  /** The record's text without its line terminator, for the corrupt-record column. */
-  readonly raw: string;
-  /** Why the tokenizer rejected the record. */
-  readonly problem?: string;
-}
-
-interface ParsedEntry {
-  readonly record: (string | null)[];
-  readonly raw: string;
-}
-
-/** Splits the text into records; rejected records stay in order so every mode can see them. */
-function tokenize(text: string, settings: ReadSettings): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  parse(text, {
-    delimiter: settings.delimiter,
-    quote: settings.quote,
-    escape: settings.escape,
-    bom: true,
-    info: true,
-    raw: true,
-    relax_column_count: true,
-    // Spark keeps a quote that appears inside an unquoted field as a literal character.
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    // Only an unquoted empty field is NULL whatever `nullValue` is; a quoted one is an empty string.
-    cast: (value, context) => (value === '' && !context.quoting ? null : value),
-    on_record: (entry: unknown, context) => {
-      const { record, raw } = entry as ParsedEntry;
-      records.push({ fields: record, ...position(raw, context.lines) });
-      return null;
-    },
-    on_skip: (error, raw) => {
-      records.push({
-        fields: null,
-        ...position(raw ?? '', typeof error?.lines === 'number' ? error.lines : 0),
-        problem: error?.message,
-      });
-    },
-  });
-  return records;
-}
-
-/** The tokenizer reports the line a record ends on and includes blank lines before it in `raw`. */
-function position(raw: string, endLine: number): { line: number; raw: string } {
-  const text = raw.replace(/^[\r\n]+/, '').replace(/(\r\n|\r|\n)$/, '');
-  return { line: endLine - (text.match(LINE_BREAKS)?.length ?? 0), raw: text };
-}
-
-/** Column names from the header (or `_c<i>`), typed by inference or as strings. */
-function discoverSchema(
-  records: readonly CsvRecord[],
-  header: CsvRecord | undefined,
-  settings: ReadSettings,
-): StructType {
-  const first = header ?? records.find((r) => r.fields !== null);
-  const names = safeHeader(first?.fields ?? [], header !== undefined);
-  const types = settings.inferSchema
-    ? inferTypes(records, names.length, settings.nullValue)
-    : names.map(() => StringType);
-  return struct(names.map((name, i) => field(name, types[i])));
-}
-
 /** Spark's header cleanup: an empty name becomes `_c<i>`, a duplicated name gets its index appended. */
 function safeHeader(fields: readonly (string | null)[], fromHeader: boolean): string[] {
   if (!fromHeader) return fields.map((_, i) => `_c${i}`);
@@ -296,20 +361,6 @@ function safeHeader(fields: readonly (string | null)[], fromHeader: boolean): st
     if (!name) return `_c${i}`;
     return (counts.get(name.toLowerCase()) ?? 0) > 1 ? `${name}${i}` : name;
   });
-}
-
-function inferTypes(records: readonly CsvRecord[], width: number, nullValue: string): DataType[] {
-  const types: DataType[] = new Array<DataType>(width).fill(NullType);
-  for (const { fields } of records) {
-    if (!fields) continue;
-    for (let i = 0; i < width && i < fields.length; i++) {
-      const text = fields[i];
-      if (text !== null && text !== '' && text !== nullValue) {
-        types[i] = widerType(types[i], inferValueType(text));
-      }
-    }
-  }
-  return types.map((t) => (t.kind === 'null' ? StringType : t));
 }
 
 /** The narrowest type of one value, tried in Spark's order. */
@@ -412,33 +463,6 @@ function parseIntegral(text: string, min: number, max: number, expected: string)
   if (!INTEGER.test(text)) return new Unparsable(expected);
   const n = Number(text);
   return n >= min && n <= max ? n : new Unparsable(expected);
-}
-
-function convertRecords(
-  records: readonly CsvRecord[],
-  plan: ReadPlan,
-  settings: ReadSettings,
-): CsvReadResult {
-  const rows: Row[] = [];
-  let malformed = 0;
-  for (const record of records) {
-    const { row, problem } = convertRecord(record, plan, settings.nullValue);
-    if (problem === undefined) {
-      rows.push(row);
-      continue;
-    }
-    malformed++;
-    if (settings.mode === 'FAILFAST') {
-      throw new ExecutionError(
-        `Malformed CSV record in ${settings.source} at line ${record.line}: ${problem}. Fix the record, or read with mode PERMISSIVE (keeps it with nulls) or DROPMALFORMED (skips it).`,
-      );
-    }
-    if (settings.mode === 'PERMISSIVE') {
-      if (plan.corruptIndex >= 0) row[plan.corruptIndex] = record.raw;
-      rows.push(row);
-    }
-  }
-  return { schema: plan.schema, rows, malformed };
 }
 
 /** Converts the fields that can be converted (Spark's partial result) and reports the first problem. */

@@ -1,17 +1,17 @@
 /**
  * Data files on the local filesystem: which files a path denotes, and reading one file of a format
  * (JSON lines, CSV, Parquet, plain text; gzip-compressed when the name ends in `.gz`) into engine rows.
- * Shared by the batch reader and the file stream source. The line formats are read line by line, in
- * the memory bounds of file-bytes.ts (maxRecordBytes, maxDecompressedBytes); CSV and Parquet files
- * are read whole, within maxDecompressedBytes.
+ * Shared by the batch reader and the file stream source. The line formats are read line by line and
+ * CSV record by record, in the memory bounds of file-bytes.ts (maxRecordBytes, maxDecompressedBytes);
+ * Parquet files are read whole, within maxDecompressedBytes.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { InputLimitError, InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
 import { decodeManifest, FILE_SINK_LOG_DIRECTORY, manifestsToRead } from './file-sink-log.js';
 import { field, StringType, struct, type StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
-import { type CsvParseMode, parseCsv } from './csv.js';
+import { type CsvParseMode, CsvReader, CsvSchemaInference } from './csv.js';
 import {
   bytesChunks,
   collectChunks,
@@ -20,6 +20,7 @@ import {
   lines,
   localFileBytesSync,
   localFileChunks,
+  localFileChunksSync,
   localFileLinesSync,
 } from './file-bytes.js';
 import { JsonLinesReader, JsonSchemaInference } from './json-lines.js';
@@ -150,9 +151,12 @@ export function inferSchema(
     return parquetFileSchema(localFileBytesSync(files[0], options), files[0]);
   }
   if (format === 'csv') {
-    const text = files.map((f) => utf8Text(f, localFileBytesSync(f, options))).join('\n');
-    const csv = parseCsv(text, { ...options, mode: 'PERMISSIVE', source: files.join(', ') });
-    return csv.schema;
+    const inference = new CsvSchemaInference(options);
+    for (const file of files) {
+      if (!inference.wantsMore) break;
+      inference.addFile(file, localFileChunksSync(file, options));
+    }
+    return inference.schema();
   }
   const inference = new JsonSchemaInference({ ...options, mode: 'PERMISSIVE' });
   for (const file of files)
@@ -181,8 +185,8 @@ export function parseDataChunks(
 }
 
 /**
- * Parses a file's decompressed chunks. The line formats read line by line; CSV (whose quoted
- * fields may span lines) and Parquet need the whole file.
+ * Parses a file's decompressed chunks. The line formats read line by line, CSV record by record (a
+ * quoted field may span lines); Parquet needs the whole file (its footer is at the end).
  */
 async function parseChunks(
   file: string,
@@ -192,12 +196,15 @@ async function parseChunks(
 ): Promise<FileContents> {
   switch (format) {
     case 'parquet': {
-      const data = await collectChunks(chunks);
+      const data = await collectChunks(file, chunks, options);
       const { schema, rows } = await readParquet(data, { schema: options.schema, source: file });
       return { schema, rows, malformed: 0 };
     }
-    case 'csv':
-      return parseCsv(utf8Text(file, await collectChunks(chunks)), { ...options, source: file });
+    case 'csv': {
+      const reader = new CsvReader(options.schema, { ...options, source: file });
+      for await (const chunk of chunks) reader.add(chunk);
+      return reader.result();
+    }
     case 'text': {
       const rows: Row[] = [];
       for await (const line of lines(file, chunks, options)) rows.push([line]);
@@ -208,18 +215,5 @@ async function parseChunks(
       for await (const line of lines(file, chunks, options)) reader.add(line);
       return reader.result();
     }
-  }
-}
-
-/** The text of a whole file; a file too long for one string is an InputLimitError naming it. */
-function utf8Text(file: string, bytes: Buffer): string {
-  try {
-    return bytes.toString('utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_STRING_TOO_LONG') throw e;
-    throw new InputLimitError(
-      `${file} is too large (${bytes.length} bytes) to read whole, as CSV and Parquet files are. Split it into smaller files.`,
-      { cause: e },
-    );
   }
 }

@@ -5,9 +5,9 @@
  * bound what one file may cost, each refused with an InputLimitError naming the file and the limit:
  * - maxRecordBytes: the longest line (one record of a line format);
  * - maxDecompressedBytes: what a compressed file may inflate to (a small .gz of zeros can inflate a
- *   thousandfold).
+ *   thousandfold), and how large a file read whole (Parquet, whose footer is at the end) may be.
  */
-import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { ExecutionError, InputLimitError } from '../errors.js';
@@ -16,15 +16,18 @@ import { ExecutionError, InputLimitError } from '../errors.js';
 export interface InputLimits {
   /** The longest line, in bytes. @default DEFAULT_MAX_RECORD_BYTES */
   readonly maxRecordBytes?: number;
-  /** What one compressed file may inflate to, in bytes. @default DEFAULT_MAX_DECOMPRESSED_BYTES */
+  /**
+   * What one compressed file may inflate to, and how large a file read whole (Parquet) may be, in
+   * bytes. @default DEFAULT_MAX_DECOMPRESSED_BYTES
+   */
   readonly maxDecompressedBytes?: number;
 }
 
 /** 16 MiB: far above any sane record, far below a 1024 MB Lambda once parsed into objects. */
 export const DEFAULT_MAX_RECORD_BYTES = 16 * 1024 ** 2;
 /**
- * 256 MiB: line formats stream the inflated bytes, but Parquet, CSV and schema inference hold one
- * file's inflated bytes at once, which must leave room in a 1024 MB Lambda.
+ * 256 MiB: line formats and CSV stream the inflated bytes, but Parquet and schema inference hold
+ * one file's inflated bytes at once, which must leave room in a 1024 MB Lambda.
  */
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 256 * 1024 ** 2;
 
@@ -42,10 +45,23 @@ export function bytesChunks(
   return decompressedChunks(file, Readable.from([bytes]), limits);
 }
 
-/** The whole content of a chunk stream in one buffer, for formats that need it (Parquet, CSV). */
-export async function collectChunks(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+/**
+ * The whole content of `file`'s chunks in one buffer, for formats that need it (Parquet). Throws an
+ * InputLimitError naming the file when it is larger than maxDecompressedBytes.
+ */
+export async function collectChunks(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  limits: InputLimits,
+): Promise<Buffer> {
+  const max = limits.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
   const parts: Uint8Array[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > max) throw tooLargeToReadWhole(file, max);
+    parts.push(chunk);
+  }
   return Buffer.concat(parts);
 }
 
@@ -71,14 +87,19 @@ export function* localFileLinesSync(file: string, limits: InputLimits): Generato
   yield* splitter.end();
 }
 
-/** The whole content of a local file, inflated within maxDecompressedBytes when it is a `.gz`. */
+/**
+ * The whole content of a local file, inflated when it is a `.gz`; either way within
+ * maxDecompressedBytes, checked before an uncompressed file is read.
+ */
 export function localFileBytesSync(file: string, limits: InputLimits): Buffer {
-  const bytes = readFileSync(file);
-  return file.endsWith('.gz') ? gunzipWithin(file, bytes, limits) : bytes;
+  if (file.endsWith('.gz')) return gunzipWithin(file, readFileSync(file), limits);
+  const max = limits.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
+  if (statSync(file).size > max) throw tooLargeToReadWhole(file, max);
+  return readFileSync(file);
 }
 
-/** Chunks read synchronously; a `.gz` is inflated at once, within maxDecompressedBytes. */
-function* localFileChunksSync(file: string, limits: InputLimits): Generator<Uint8Array> {
+/** Chunks of a local file read synchronously; a `.gz` is inflated at once, within maxDecompressedBytes. */
+export function* localFileChunksSync(file: string, limits: InputLimits): Generator<Uint8Array> {
   if (file.endsWith('.gz')) {
     yield gunzipWithin(file, readFileSync(file), limits);
     return;
@@ -196,6 +217,12 @@ function isZlibError(e: unknown): boolean {
 function tooMuchInflated(file: string, max: number): InputLimitError {
   return new InputLimitError(
     `${file} inflates to more than maxDecompressedBytes (${max} bytes). Raise the option maxDecompressedBytes if the file is genuine, or remove it from the input.`,
+  );
+}
+
+function tooLargeToReadWhole(file: string, max: number): InputLimitError {
+  return new InputLimitError(
+    `${file} is larger than maxDecompressedBytes (${max} bytes), the most a file read whole (as Parquet is) may take. Raise the option maxDecompressedBytes if memory allows, or split the file.`,
   );
 }
 

@@ -156,7 +156,7 @@ export class FileStreamSource implements Source {
     );
   }
 
-  /** Reads one file as a stream of chunks: a line format holds one line at a time, not the file. */
+  /** Reads one file as a stream of chunks: line formats and CSV hold one record at a time. */
   private async readFile(file: ListedFile): Promise<Row[]> {
     const { files } = this.options;
     const chunks = files.chunks ? files.chunks(file.path) : wholeFile(await files.read(file.path));

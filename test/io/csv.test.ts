@@ -1,6 +1,18 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnalysisError, ExecutionError, InvalidOptionError } from '../../core/errors.js';
-import { formatCsv, parseCsv } from '../../core/io/csv.js';
+import {
+  AnalysisError,
+  ExecutionError,
+  InputLimitError,
+  InvalidOptionError,
+} from '../../core/errors.js';
+import {
+  type CsvReadOptions,
+  CsvReader,
+  CsvSchemaInference,
+  formatCsv,
+  parseCsv,
+} from '../../core/io/csv.js';
 import { type StructType, typeName } from '../../core/types/data-types.js';
 import { parseSchema } from '../../core/types/type-names.js';
 import { parseTimestamp } from '../../core/types/timestamp-text.js';
@@ -253,6 +265,104 @@ describe('parseCsv with a schema', () => {
     expect(() => parseCsv('1\n', { schema: parseSchema('a INT, _corrupt_record INT') })).toThrow(
       AnalysisError,
     );
+  });
+});
+
+/** Reads `text` through a CsvReader fed the bytes between consecutive `cuts`. */
+function readInChunks(text: string, cuts: readonly number[], options: CsvReadOptions) {
+  const bytes = Buffer.from(text);
+  const reader = new CsvReader(options.schema ?? parseCsv(text, options).schema, options);
+  const ends = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  let start = 0;
+  for (const end of [...ends, bytes.length]) {
+    reader.add(bytes.subarray(start, end));
+    start = end;
+  }
+  return reader.result();
+}
+
+describe('CsvReader', () => {
+  const two = parseSchema('a STRING, b STRING');
+
+  it('reads a quoted field with a line break that spans a chunk boundary as one field', () => {
+    const text = '1,"first half\nsecond half"\n2,x\n';
+    const cut = text.indexOf('half\n') + 2;
+    expect(readInChunks(text, [cut, cut + 5], { schema: two }).rows).toEqual([
+      ['1', 'first half\nsecond half'],
+      ['2', 'x'],
+    ]);
+  });
+
+  it('reads CSV cut into chunks at any bytes into the same rows as the whole text', () => {
+    const cell = fc.oneof(
+      fc.constantFrom(null, '', ',', '"', '\n', '\r\n', '\\', 'é€😀'),
+      fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\\', 'é', '😀'), maxLength: 6 }),
+    );
+    const rows = fc.array(fc.tuple(cell, cell), { maxLength: 8 });
+    const options = fc.record({
+      header: fc.boolean(),
+      mode: fc.constantFrom('PERMISSIVE' as const, 'DROPMALFORMED' as const),
+      escape: fc.constantFrom('\\', '"'),
+    });
+    fc.assert(
+      fc.property(rows, options, fc.array(fc.nat(), { maxLength: 12 }), (data, opts, cuts) => {
+        const text = formatCsv(data, two, { header: opts.header, escape: opts.escape });
+        const whole = parseCsv(text, { ...opts, schema: two });
+        expect(readInChunks(text, cuts, { ...opts, schema: two })).toEqual(whole);
+      }),
+    );
+  });
+
+  it('keeps an unclosed quote at the end of the input a malformed record, read in chunks', () => {
+    const text = '1,2\n3,"open\n4,5\n';
+    expect(readInChunks(text, [7, 12], { schema: two })).toEqual(parseCsv(text, { schema: two }));
+    expect(readInChunks(text, [7, 12], { schema: two }).malformed).toBe(1);
+  });
+
+  it('reads input far longer than maxRecordBytes made of short records', () => {
+    const text = '1,"a\nb"\n'.repeat(10_000);
+    const { rows } = readInChunks(text, [1000, 50_000], { schema: two, maxRecordBytes: 64 });
+    expect(rows.length).toBe(10_000);
+  });
+
+  it('refuses a record longer than maxRecordBytes in every mode, naming the input and the limit', () => {
+    const text = `1,2\n3,"${'x'.repeat(200_000)}"\n`;
+    for (const mode of ['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'] as const) {
+      const options = { schema: two, mode, maxRecordBytes: 1000, source: 'in/wide.csv' };
+      expect(() => readInChunks(text, [10], options)).toThrow(InputLimitError);
+      expect(() => readInChunks(text, [10], options)).toThrow(
+        'in/wide.csv has a CSV record longer than maxRecordBytes (1000 bytes)',
+      );
+    }
+  });
+
+  it('refuses an unclosed quote that makes the rest of a long input one record', () => {
+    const text = `1,"open\n${'2,3\n'.repeat(1000)}`;
+    expect(() => readInChunks(text, [], { schema: two, maxRecordBytes: 1000 })).toThrow(
+      /a quote left open makes the rest of the file one record/,
+    );
+  });
+});
+
+describe('CsvSchemaInference', () => {
+  /** The given chunks, then a failure: inference must not read past what it needs. */
+  function* chunksThenFailure(...chunks: string[]): Generator<Uint8Array> {
+    for (const chunk of chunks) yield Buffer.from(chunk);
+    throw new Error('read past the first record');
+  }
+
+  it('reads only up to the first record when it does not infer types', () => {
+    const inference = new CsvSchemaInference({ header: true });
+    inference.addFile('a.csv', chunksThenFailure('id,na', 'me\n1,ann\n'));
+    expect(inference.wantsMore).toBe(false);
+    expect(ddl(inference.schema())).toBe('id string, name string');
+  });
+
+  it("types columns from every file, skipping each file's header", () => {
+    const inference = new CsvSchemaInference({ header: true, inferSchema: true });
+    inference.addFile('a.csv', [Buffer.from('id,v\n1,'), Buffer.from('x\n')]);
+    inference.addFile('b.csv', [Buffer.from('id,v\n2.5,y\n')]);
+    expect(ddl(inference.schema())).toBe('id double, v string');
   });
 });
 

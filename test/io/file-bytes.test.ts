@@ -81,13 +81,18 @@ describe('decompressing a .gz within maxDecompressedBytes', () => {
 
   it('inflates a file within the limit', async () => {
     const text = Buffer.from('{"n":1}\n');
-    const inflated = await collectChunks(bytesChunks('a.json.gz', gzipSync(text), {}));
+    const inflated = await collectChunks(
+      'a.json.gz',
+      bytesChunks('a.json.gz', gzipSync(text), {}),
+      {},
+    );
     expect(inflated.equals(text)).toBe(true);
   });
 
   it('stops a stream of chunks at the limit, naming the file and the limit', async () => {
+    const limits = { maxDecompressedBytes: 1024 ** 2 };
     const error = await rejection(() =>
-      collectChunks(bytesChunks('s3://b/bomb.json.gz', bomb, { maxDecompressedBytes: 1024 ** 2 })),
+      collectChunks('s3://b/bomb.json.gz', bytesChunks('s3://b/bomb.json.gz', bomb, limits), {}),
     );
     expect(error).toBeInstanceOf(InputLimitError);
     expect(error.message).toContain(
@@ -99,15 +104,15 @@ describe('decompressing a .gz within maxDecompressedBytes', () => {
     const file = path.join(tempDir(), 'bomb.json.gz');
     writeFileSync(file, bomb);
     const limits = { maxDecompressedBytes: 1024 ** 2 };
-    expect(await rejection(() => collectChunks(localFileChunks(file, limits)))).toBeInstanceOf(
-      InputLimitError,
-    );
+    expect(
+      await rejection(() => collectChunks(file, localFileChunks(file, limits), {})),
+    ).toBeInstanceOf(InputLimitError);
     expect(() => [...localFileLinesSync(file, limits)]).toThrow(InputLimitError);
   });
 
   it('names a file that is not gzip', async () => {
     const error = await rejection(() =>
-      collectChunks(bytesChunks('bad.json.gz', Buffer.from('not gzip'), {})),
+      collectChunks('bad.json.gz', bytesChunks('bad.json.gz', Buffer.from('not gzip'), {}), {}),
     );
     expect(error).toBeInstanceOf(ExecutionError);
     expect(error.message).toMatch(/^Cannot decompress bad\.json\.gz: it is not valid gzip/);

@@ -403,6 +403,28 @@ describe('FileStreamSource over a local directory', () => {
     );
   });
 
+  it('reads CSV files record by record, within maxRecordBytes, naming a file whose record is longer', async () => {
+    const { source, dir } = fixture();
+    const csvSchema = parseSchema('file STRING, note STRING');
+    writeFileSync(path.join(dir, 'many.csv'), 'many,"line one\nline two"\n'.repeat(5000));
+    const small = source({ format: 'csv', read: { schema: csvSchema, maxRecordBytes: 1024 } });
+    const rows = await small.getBatch(undefined, await small.latestOffset(undefined));
+    expect(rows.length).toBe(5000);
+    expect(rows[4999]).toEqual(['many', 'line one\nline two']);
+
+    const other = fixture();
+    writeFileSync(path.join(other.dir, 'wide.csv'), `wide,"${'x'.repeat(5000)}"\n`);
+    for (const mode of ['PERMISSIVE', 'DROPMALFORMED', 'FAILFAST'] as const) {
+      const s = other.source({
+        format: 'csv',
+        read: { schema: csvSchema, mode, maxRecordBytes: 1024 },
+      });
+      await expect(s.getBatch(undefined, await s.latestOffset(undefined))).rejects.toThrow(
+        `${path.join(other.dir, 'wide.csv')} has a CSV record longer than maxRecordBytes (1024 bytes)`,
+      );
+    }
+  });
+
   it('names the file when its content is bad', async () => {
     const { source, add, dir } = fixture();
     writeFileSync(path.join(dir, 'broken.json.gz'), 'not gzip');
