@@ -19,6 +19,7 @@ import { fileFormat, type FileFormat } from '../io/data-files.js';
 import type { DataFrame } from './dataframe.js';
 import { checkNotReadFrom, normalizedLocation } from './data-locations.js';
 import { deltaTableLocation, deltaWriteOptions } from './delta-options.js';
+import { checkDeltaWriterOptionNames } from './delta-writer-option-names.js';
 import {
   localOutputDirectory,
   type OutputDirectory,
@@ -130,6 +131,7 @@ export class DataFrameWriter {
   }
 
   private async saveDelta(table: string | ObjectStore): Promise<void> {
+    checkDeltaWriterOptionNames(this.options, 'write');
     const location = deltaTableLocation(this.df.session, table);
     const options = deltaWriteOptions(this.options);
     const rows = await executeBatch(this.df.plan);

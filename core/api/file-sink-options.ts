@@ -11,6 +11,7 @@ import { FileSink, type FileSinkOptions } from '../sinks/file-sink.js';
 import { checkFileWriterOptionNames, csvWriterOptions, textOption } from './file-writer-options.js';
 import { type OptionValue, positiveIntegerOption } from './reader-options.js';
 import type { SinkRequest } from './sink-formats.js';
+import { isStreamingQueryOption } from './streaming-query-option-names.js';
 
 /**
  * A FileSink writing `format` files under `location`. Options (case-insensitive): compactInterval
@@ -22,17 +23,6 @@ export function fileSink(format: FileFormat, location: string, request: SinkRequ
   return new FileSink(store, fileSinkOptions(format, request.options));
 }
 
-/** The options of every streaming query, which reach the sink's option map too. */
-const QUERY_OPTIONS: ReadonlySet<string> = new Set(
-  [
-    'path',
-    'checkpointLocation',
-    'numStatePartitions',
-    'snapshotInterval',
-    'minBatchesToRetain',
-  ].map((name) => name.toLowerCase()),
-);
-
 /** The FileSink options the writer's options give. */
 function fileSinkOptions(
   format: FileFormat,
@@ -43,7 +33,7 @@ function fileSinkOptions(
       `The ${format} file sink does not partition its output (option 'partitionBy'); drop the option, or write to the Delta sink, which does.`,
     );
   }
-  const sinkOptions = new Map([...options].filter(([key]) => !QUERY_OPTIONS.has(key)));
+  const sinkOptions = new Map([...options].filter(([key]) => !isStreamingQueryOption(key)));
   checkFileWriterOptionNames(sinkOptions, format, 'writeStream', ['compactInterval']);
   return {
     format,
