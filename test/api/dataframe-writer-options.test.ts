@@ -87,6 +87,14 @@ describe('df.write options', () => {
     expect(await session.read.parquet(dir).orderBy('id').collect()).toEqual(ROWS);
   });
 
+  it('takes none as uncompressed for Parquet too, as Spark does', async () => {
+    const session = new SluiceSession();
+    const dir = path.join(tempDir(), 'out');
+    await people(session).write.option('compression', 'none').parquet(dir);
+    expect(dataFile(dir)).toMatch(/^part-00000-[0-9a-f-]{36}\.parquet$/);
+    expect(await session.read.parquet(dir).orderBy('id').collect()).toEqual(ROWS);
+  });
+
   describe('refuses, before anything is written or deleted,', () => {
     /** A directory a write in overwrite mode would clear, holding one file. */
     function existingOutput(): string {
