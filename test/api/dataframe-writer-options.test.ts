@@ -29,9 +29,9 @@ function withOptions<T extends { option(key: string, value: string | boolean): T
   return Object.entries(options).reduce((b, [key, value]) => b.option(key, value), builder);
 }
 
-/** The one data file a write left in `dir` (every name but _SUCCESS). */
+/** The one data file a write left in `dir` (every name but _SUCCESS and the file sink's log). */
 function dataFile(dir: string): string {
-  const files = readdirSync(dir).filter((name) => name !== '_SUCCESS');
+  const files = readdirSync(dir).filter((name) => !name.startsWith('_'));
   expect(files).toHaveLength(1);
   return files[0];
 }
@@ -95,6 +95,27 @@ describe('df.write options', () => {
     expect(await session.read.parquet(dir).orderBy('id').collect()).toEqual(ROWS);
   });
 
+  it('writes what a file stream sink given the same options writes', async () => {
+    const session = new SluiceSession();
+    const options = { header: true, sep: '|', quote: "'", escape: '#', nullValue: 'NA' };
+    const batch = path.join(tempDir(), 'batch');
+    const stream = path.join(tempDir(), 'stream');
+    await withOptions(people(session).write.format('csv'), options).save(batch);
+    const events = session.memoryStream(SCHEMA);
+    const query = await withOptions(
+      session.readStream.memory(events).writeStream.format('csv'),
+      options,
+    )
+      .option('checkpointLocation', tempDir())
+      .start(stream);
+    events.addData(ROWS);
+    await query.processAllAvailable();
+    await query.stop();
+    expect(readFileSync(path.join(stream, dataFile(stream)), 'utf8')).toBe(
+      readFileSync(path.join(batch, dataFile(batch)), 'utf8'),
+    );
+  });
+
   describe('refuses, before anything is written or deleted,', () => {
     /** A directory a write in overwrite mode would clear, holding one file. */
     function existingOutput(): string {
@@ -133,6 +154,19 @@ describe('df.write options', () => {
       await expectRefusedAndUntouched(
         (writer, dir) => writer.option('maxRecordsPerFile', '10').parquet(dir),
         /refuses an option: 'maxRecordsPerFile' is not implemented.*the supported options are compression\./,
+      );
+    });
+
+    it('an option a file stream sink refuses alike', async () => {
+      const session = new SluiceSession();
+      const started = session.readStream
+        .memory(session.memoryStream(SCHEMA))
+        .writeStream.format('json')
+        .option('checkpointLocation', tempDir())
+        .option('timestampFormat', 'yyyy-MM-dd HH:mm')
+        .start(path.join(tempDir(), 'stream'));
+      await expect(started).rejects.toThrow(
+        /writeStream\.format\('json'\) refuses an option: 'timestampFormat' is not implemented: timestamps are written ISO 8601.*the supported options are compactInterval, compression\./,
       );
     });
 
