@@ -3,6 +3,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
+  AnalysisError,
   type DataFrame,
   type DataFrameWriter,
   InvalidOptionError,
@@ -128,15 +129,16 @@ describe('df.write options', () => {
     async function expectRefusedAndUntouched(
       write: (writer: DataFrameWriter, dir: string) => Promise<void>,
       message: RegExp,
+      error: typeof InvalidOptionError | typeof AnalysisError = InvalidOptionError,
     ): Promise<void> {
       const fresh = path.join(tempDir(), 'fresh');
-      await expect(write(people().write, fresh)).rejects.toThrow(InvalidOptionError);
+      await expect(write(people().write, fresh)).rejects.toThrow(error);
       await expect(write(people().write, fresh)).rejects.toThrow(message);
       expect(existsSync(fresh)).toBe(false);
 
       const existing = existingOutput();
       await expect(write(people().write.mode('overwrite'), existing)).rejects.toThrow(message);
-      expect(readdirSync(existing)).toEqual(['kept.json']);
+      expect(existsSync(existing) && readdirSync(existing)).toEqual(['kept.json']);
     }
 
     it('a misspelt option, naming it and listing the supported ones', async () => {
@@ -178,6 +180,14 @@ describe('df.write options', () => {
       await expectRefusedAndUntouched(
         (writer, dir) => writer.option('quote', '').csv(dir),
         /Invalid CSV option quote ''/,
+      );
+    });
+
+    it('a schema the format cannot hold, before an overwrite deletes the output', async () => {
+      await expectRefusedAndUntouched(
+        (writer, dir) => writer.text(dir),
+        /The text format writes a single string column; .* \[id: integer, name: string\]/,
+        AnalysisError,
       );
     });
   });
