@@ -10,20 +10,23 @@ import type { ObjectStore } from '../checkpoint/object-store.js';
 import { writeDeltaTable } from '../delta/delta-table-writer.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { executeBatch } from '../exec/batch-execution.js';
-import { formatCsv } from '../io/csv.js';
+import {
+  dataFileExtension,
+  type DataFileEncoding,
+  encodeDataFile,
+} from '../io/data-file-encoding.js';
 import { fileFormat, type FileFormat } from '../io/data-files.js';
-import { formatJsonLines } from '../io/json-lines.js';
-import { writeParquet } from '../io/parquet.js';
-import { type StructType, typeName } from '../types/data-types.js';
 import type { DataFrame } from './dataframe.js';
 import { checkNotReadFrom, normalizedLocation } from './data-locations.js';
 import { deltaTableLocation, deltaWriteOptions } from './delta-options.js';
+import { checkDeltaWriterOptionNames } from './delta-writer-option-names.js';
 import {
   localOutputDirectory,
   type OutputDirectory,
   storeOutputDirectory,
 } from './output-directory.js';
-import { booleanOption, type OptionValue } from './reader-options.js';
+import { checkFileWriterOptionNames, fileWriterEncoding } from './file-writer-options.js';
+import type { OptionValue } from './reader-options.js';
 
 /** What to do when the target directory exists. */
 export type SaveMode = 'errorifexists' | 'overwrite' | 'append' | 'ignore';
@@ -54,8 +57,10 @@ export class DataFrameWriter {
   }
 
   /**
-   * A writer option (csv: header, delimiter; parquet: compression; delta: partitionBy, compression,
-   * targetFileSize, maxCommitAttempts and `delta.*` table properties).
+   * A writer option (every file format: compression, none or gzip, or for parquet a codec; csv:
+   * header, delimiter or sep, quote, escape, nullValue; delta: partitionBy, compression,
+   * targetFileSize, maxCommitAttempts and `delta.*` table properties). The call that starts the
+   * write refuses any other, naming it, before anything is written or deleted.
    */
   option(key: string, value: OptionValue): this {
     this.options.set(key.toLowerCase(), value);
@@ -76,11 +81,7 @@ export class DataFrameWriter {
   async save(directory: string | ObjectStore): Promise<void> {
     const format = this.formatName;
     if (format === 'delta') return this.saveDelta(directory);
-    if (this.options.has('partitionby')) {
-      throw new InvalidOptionError(
-        `The ${format} writer does not partition its output (partitionBy); drop it, or write with format('delta').`,
-      );
-    }
+    const encoding = this.encoding(format);
     if (this.saveMode === 'overwrite') {
       checkNotReadFrom(this.df.plan, normalizedLocation(directory), 'overwrite');
     }
@@ -95,13 +96,27 @@ export class DataFrameWriter {
       if (this.saveMode === 'overwrite') await output.clear();
     }
     const rows = await executeBatch(this.df.plan);
-    const extension = format === 'text' ? 'txt' : format;
-    const encoded = this.encode(rows, format);
     await output.write(
-      `part-00000-${randomUUID()}.${extension}`,
-      typeof encoded === 'string' ? Buffer.from(encoded) : encoded,
+      `part-00000-${randomUUID()}.${dataFileExtension(encoding)}`,
+      encodeDataFile(rows, this.df.schema, encoding),
     );
     await output.write('_SUCCESS', new Uint8Array());
+  }
+
+  /**
+   * The encoding the options give, checked before anything is written or deleted: every option
+   * must be one the writer implements, and the format must hold the schema with those options.
+   */
+  private encoding(format: FileFormat): DataFileEncoding {
+    if (this.options.has('partitionby')) {
+      throw new InvalidOptionError(
+        `The ${format} writer does not partition its output (partitionBy); drop it, or write with format('delta').`,
+      );
+    }
+    checkFileWriterOptionNames(this.options, format, 'write');
+    const encoding = fileWriterEncoding(format, this.options);
+    encodeDataFile([], this.df.schema, encoding);
+    return encoding;
   }
 
   private outputDirectory(directory: string | ObjectStore): OutputDirectory {
@@ -116,6 +131,7 @@ export class DataFrameWriter {
   }
 
   private async saveDelta(table: string | ObjectStore): Promise<void> {
+    checkDeltaWriterOptionNames(this.options, 'write');
     const location = deltaTableLocation(this.df.session, table);
     const options = deltaWriteOptions(this.options);
     const rows = await executeBatch(this.df.plan);
@@ -141,36 +157,4 @@ export class DataFrameWriter {
   text(directory: string | ObjectStore): Promise<void> {
     return this.format('text').save(directory);
   }
-
-  private encode(rows: unknown[][], format: FileFormat): Uint8Array | string {
-    const schema = this.df.schema;
-    switch (format) {
-      case 'json':
-        return formatJsonLines(rows, schema);
-      case 'csv':
-        return formatCsv(rows, schema, {
-          header: booleanOption('header', this.options.get('header')),
-          delimiter: this.options.get('delimiter')?.toString(),
-        });
-      case 'parquet': {
-        const compression = this.options.get('compression')?.toString().toUpperCase();
-        return writeParquet(
-          rows,
-          schema,
-          compression ? { compression: compression as 'SNAPPY' } : {},
-        );
-      }
-      case 'text':
-        return textLines(rows, schema);
-    }
-  }
-}
-
-function textLines(rows: unknown[][], schema: StructType): string {
-  if (schema.fields.length !== 1 || schema.fields[0].dataType.kind !== 'string') {
-    throw new AnalysisError(
-      `The text format writes a single string column; this DataFrame has [${schema.fields.map((f) => `${f.name}: ${typeName(f.dataType)}`).join(', ')}]. Select or to_json one column first.`,
-    );
-  }
-  return rows.map((r) => `${(r[0] as string | null) ?? ''}\n`).join('');
 }

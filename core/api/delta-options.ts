@@ -10,9 +10,11 @@ import type { DeltaSourceOptions } from '../delta/delta-source-options.js';
 import type { DeltaWriteOptions } from '../delta/delta-write-options.js';
 import { CHECKPOINT_INTERVAL, DELETED_FILE_RETENTION } from '../delta/table-properties.js';
 import { InvalidOptionError } from '../errors.js';
+import { checkDeltaWriterOptionNames } from './delta-writer-option-names.js';
 import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
 import type { SluiceSession } from './session.js';
 import { requiredPathOption, type SinkRequest } from './sink-formats.js';
+import { isStreamingQueryOption } from './streaming-query-option-names.js';
 
 type Options = ReadonlyMap<string, OptionValue>;
 
@@ -38,9 +40,11 @@ export function deltaTableLocation(
 /**
  * The sink of `writeStream.format('delta').start(location)`. Options: partitionBy (comma-separated
  * columns), compression, targetFileSize, maxCommitAttempts, appId, and `delta.*` table properties
- * for a table the sink creates.
+ * for a table the sink creates; any other is refused, naming it.
  */
 export function deltaSink(request: SinkRequest): DeltaSink {
+  const sinkOptions = new Map([...request.options].filter(([key]) => !isStreamingQueryOption(key)));
+  checkDeltaWriterOptionNames(sinkOptions, 'writeStream', ['appId']);
   const location = deltaTableLocation(
     request.df.session,
     requiredPathOption('delta', request.options),

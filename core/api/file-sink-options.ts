@@ -8,51 +8,19 @@ import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { InvalidOptionError } from '../errors.js';
 import type { FileFormat } from '../io/data-files.js';
 import { FileSink, type FileSinkOptions } from '../sinks/file-sink.js';
-import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
+import { checkFileWriterOptionNames, csvWriterOptions, textOption } from './file-writer-options.js';
+import { type OptionValue, positiveIntegerOption } from './reader-options.js';
 import type { SinkRequest } from './sink-formats.js';
+import { isStreamingQueryOption } from './streaming-query-option-names.js';
 
 /**
- * A FileSink writing `format` files under `location`. Options (case-insensitive): compactInterval,
- * compression (a Parquet codec, or none or gzip for the line formats), and CSV's header, delimiter
- * (or sep), quote, escape, nullValue.
+ * A FileSink writing `format` files under `location`. Options (case-insensitive): compactInterval
+ * and the file writer options (file-writer-options.ts: compression, and CSV's header, delimiter or
+ * sep, quote, escape, nullValue); any other is refused, naming it.
  */
 export function fileSink(format: FileFormat, location: string, request: SinkRequest): FileSink {
   const store = request.df.session.objectStore(location) ?? new LocalDirectoryStore(location);
   return new FileSink(store, fileSinkOptions(format, request.options));
-}
-
-/** The options of every streaming query, which reach the sink's option map too. */
-const QUERY_OPTIONS = [
-  'path',
-  'checkpointLocation',
-  'numStatePartitions',
-  'snapshotInterval',
-  'minBatchesToRetain',
-];
-const FILE_SINK_OPTIONS = [
-  'compactInterval',
-  'compression',
-  'header',
-  'delimiter',
-  'sep',
-  'quote',
-  'escape',
-  'nullValue',
-  'partitionBy',
-];
-const KNOWN = new Set([...QUERY_OPTIONS, ...FILE_SINK_OPTIONS].map((name) => name.toLowerCase()));
-
-/**
- * Throws an InvalidOptionError for an option the file sink does not implement (a misspelt name,
- * or a Spark option such as `maxRecordsPerFile`), which would otherwise silently do nothing.
- */
-function refuseUnknownOptions(format: FileFormat, options: ReadonlyMap<string, OptionValue>): void {
-  for (const key of options.keys()) {
-    if (KNOWN.has(key)) continue;
-    throw new InvalidOptionError(
-      `writeStream.format('${format}') refuses option '${key}': the file sink does not implement it. Drop it; the supported options are ${FILE_SINK_OPTIONS.filter((o) => o !== 'partitionBy').join(', ')}.`,
-    );
-  }
 }
 
 /** The FileSink options the writer's options give. */
@@ -60,26 +28,17 @@ function fileSinkOptions(
   format: FileFormat,
   options: ReadonlyMap<string, OptionValue>,
 ): FileSinkOptions {
-  refuseUnknownOptions(format, options);
   if (options.has('partitionby')) {
     throw new InvalidOptionError(
       `The ${format} file sink does not partition its output (option 'partitionBy'); drop the option, or write to the Delta sink, which does.`,
     );
   }
-  const text = (key: string) => {
-    const value = options.get(key);
-    return value === undefined ? undefined : String(value);
-  };
+  const sinkOptions = new Map([...options].filter(([key]) => !isStreamingQueryOption(key)));
+  checkFileWriterOptionNames(sinkOptions, format, 'writeStream', ['compactInterval']);
   return {
     format,
     compactInterval: positiveIntegerOption('compactInterval', options.get('compactinterval')),
-    compression: text('compression'),
-    csv: {
-      header: booleanOption('header', options.get('header')),
-      delimiter: text('delimiter') ?? text('sep'),
-      quote: text('quote'),
-      escape: text('escape'),
-      nullValue: text('nullvalue'),
-    },
+    compression: textOption(options, 'compression'),
+    csv: csvWriterOptions(options),
   };
 }

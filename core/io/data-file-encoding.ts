@@ -29,8 +29,8 @@ const PARQUET_EXTENSIONS: Record<ParquetCompression, string> = {
 };
 
 /**
- * The encoding of `format` files with the codec named by option `compression` (any case; for the line
- * formats `none` or `gzip`, which the readers decompress by the `.gz` name). Throws
+ * The encoding of `format` files with the codec named by option `compression` (any case; `none` is
+ * uncompressed; for the line formats `none` or `gzip`, which the readers decompress by the `.gz` name). Throws
  * InvalidOptionError naming the option for a codec the format or this Node.js cannot write.
  */
 export function dataFileEncoding(
@@ -39,8 +39,10 @@ export function dataFileEncoding(
   csv?: CsvWriteOptions,
 ): DataFileEncoding {
   if (format === 'parquet') {
-    const codec = (compression ?? 'SNAPPY').toUpperCase() as ParquetCompression;
-    return { format, csv, compression: writeCodec(codec) };
+    const codec = (compression ?? 'SNAPPY').toUpperCase();
+    // Spark takes none as another name of uncompressed, as the line formats here do.
+    const named = (codec === 'NONE' ? 'UNCOMPRESSED' : codec) as ParquetCompression;
+    return { format, csv, compression: writeCodec(named) };
   }
   const codec = (compression ?? 'none').toLowerCase();
   if (codec !== 'none' && codec !== 'uncompressed' && codec !== 'gzip') {

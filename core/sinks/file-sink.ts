@@ -48,7 +48,8 @@ export interface FileSinkOptions {
    */
   readonly compactInterval?: number;
   /**
-   * The codec, in any case: for Parquet SNAPPY, ZSTD (Node.js 22.15 or later), GZIP or UNCOMPRESSED;
+   * The codec, in any case: for Parquet SNAPPY, ZSTD (Node.js 22.15 or later), GZIP or UNCOMPRESSED
+   * (or NONE);
    * for json, csv and text none or gzip (files named `.gz`, which the readers decompress).
    * @default 'SNAPPY' for Parquet (Spark's default), else 'none'
    */

@@ -111,6 +111,24 @@ describe("df.write.format('delta')", () => {
     ).rejects.toBeInstanceOf(InvalidOptionError);
   });
 
+  it('refuses an option it does not implement, naming it and listing the supported ones, before writing', async () => {
+    const session = new SluiceSession();
+    const df = session.createDataFrame(objects(1), SCHEMA);
+    const table = tempDir('sluice-delta-');
+    await df.write.format('delta').save(table);
+    const refused = (key: string) =>
+      df.write.format('delta').mode('overwrite').option(key, 'true').save(table);
+
+    await expect(refused('overwriteSchema')).rejects.toBeInstanceOf(InvalidOptionError);
+    await expect(refused('overwriteSchema')).rejects.toThrow(
+      /write\.format\('delta'\) refuses an option: 'overwriteSchema' is not implemented: .*\. Drop it; the supported options are partitionBy, compression, targetFileSize, maxCommitAttempts and delta\.\* table properties\./,
+    );
+    await expect(refused('partitonBy')).rejects.toThrow(
+      /'partitonby' is not an option Sluice implements for Delta\. Drop it; the supported options are partitionBy, /,
+    );
+    expect(await DeltaLog.at(table).versions()).toEqual([0]);
+  });
+
   it('writes a checkpoint every delta.checkpointInterval versions, which read.format(delta) starts from', async () => {
     const session = new SluiceSession();
     const table = tempDir('sluice-delta-');
@@ -160,6 +178,22 @@ describe("writeStream.format('delta')", () => {
     expect(snapshot.partitionColumns).toEqual(['category']);
     expect([...snapshot.files.keys()].every((k) => k.endsWith('.gz.parquet'))).toBe(true);
     expect([...snapshot.transactions.values()].map((t) => t.appId)).toEqual([first.id]);
+  });
+
+  it('refuses an option it does not implement, naming it and listing the supported ones', async () => {
+    const session = new SluiceSession();
+    const df = session.readStream.memory(session.memoryStream(SCHEMA));
+    const table = tempDir('sluice-delta-');
+    await expect(
+      df.writeStream
+        .format('delta')
+        .option('checkpointLocation', tempDir())
+        .option('mergeSchema', 'true')
+        .start(table),
+    ).rejects.toThrow(
+      /writeStream\.format\('delta'\) refuses an option: 'mergeSchema' is not implemented: .*\. Drop it; the supported options are partitionBy, compression, targetFileSize, maxCommitAttempts, appId and delta\.\* table properties\./,
+    );
+    expect(await DeltaLog.at(table).snapshot()).toBeUndefined();
   });
 
   it('needs a location', async () => {
