@@ -225,7 +225,7 @@ export type {
   OffsetIntent,
   QueryMetadata,
 } from './checkpoint/checkpoint-store.js';
-export type { CreateResult, ObjectStore } from './checkpoint/object-store.js';
+export type { CreateResult, ObjectRangeReading, ObjectStore } from './checkpoint/object-store.js';
 export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
 export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';

@@ -19,7 +19,12 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { validateKeyPrefix } from '../checkpoint/checkpoint-identifiers.js';
-import type { CreateResult, ObjectStore, ObjectStreamReading } from '../checkpoint/object-store.js';
+import type {
+  CreateResult,
+  ObjectStore,
+  ObjectStreamReading,
+  ObjectRangeReading,
+} from '../checkpoint/object-store.js';
 import { InvalidOptionError } from '../errors.js';
 import type { ObjectMetadataListing, StoredObject } from '../sources/object-store-listing.js';
 import { awsFailure, classifyAwsError } from './aws-error.js';
@@ -55,7 +60,9 @@ const MAX_LIST_PAGE_SIZE = 1000;
 const CONDITIONAL_PUT_ATTEMPTS = 3;
 
 /** An object store under a prefix of an S3 bucket. */
-export class S3ObjectStore implements ObjectStore, ObjectMetadataListing, ObjectStreamReading {
+export class S3ObjectStore
+  implements ObjectStore, ObjectMetadataListing, ObjectStreamReading, ObjectRangeReading
+{
   readonly location: string;
   private readonly client: S3Client;
   private readonly bucket: string;
@@ -111,6 +118,26 @@ export class S3ObjectStore implements ObjectStore, ObjectMetadataListing, Object
     } catch (e) {
       if (classifyAwsError(e) === 'not-found') return undefined;
       throw this.failure('read', key, e);
+    }
+  }
+
+  /**
+   * `length` bytes of the object from byte `start`, in one GetObject with a Range header (S3
+   * answers fewer at the object's end); undefined when the object does not exist.
+   */
+  async getRange(key: string, start: number, length: number): Promise<Uint8Array | undefined> {
+    try {
+      const response = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.s3Key(key),
+          Range: `bytes=${start}-${start + length - 1}`,
+        }),
+      );
+      return response.Body ? await response.Body.transformToByteArray() : new Uint8Array();
+    } catch (e) {
+      if (classifyAwsError(e) === 'not-found') return undefined;
+      throw this.failure('read a range of', key, e);
     }
   }
 

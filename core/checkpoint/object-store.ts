@@ -42,3 +42,20 @@ export interface ObjectStreamReading {
 export function canStreamObjects(store: ObjectStore): store is ObjectStore & ObjectStreamReading {
   return typeof (store as Partial<ObjectStreamReading>).getStream === 'function';
 }
+
+/**
+ * A store that reads a byte range of an object without reading the rest (the S3 store: a GetObject
+ * with a Range), so that the file source learns a `.gz`'s uncompressed size from its last bytes.
+ */
+export interface ObjectRangeReading {
+  /**
+   * The `length` bytes of the object from byte `start` (fewer at its end); undefined when it does
+   * not exist.
+   */
+  getRange(key: string, start: number, length: number): Promise<Uint8Array | undefined>;
+}
+
+/** True for a store that can read a byte range of an object. */
+export function canReadRanges(store: ObjectStore): store is ObjectStore & ObjectRangeReading {
+  return typeof (store as Partial<ObjectRangeReading>).getRange === 'function';
+}

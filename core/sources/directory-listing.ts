@@ -43,6 +43,23 @@ export class DirectoryListing implements FileListing {
     }
   }
 
+  async readRange(file: string, start: number, length: number): Promise<Uint8Array | undefined> {
+    let handle: fs.FileHandle | undefined;
+    try {
+      handle = await fs.open(this.nameOf(file), 'r');
+      const range = new Uint8Array(length);
+      const { bytesRead } = await handle.read(range, 0, length, start);
+      return range.subarray(0, bytesRead);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new SourceError(`Cannot read ${this.nameOf(file)}: ${(e as Error).message}`, {
+        cause: e,
+      });
+    } finally {
+      await handle?.close();
+    }
+  }
+
   nameOf(file: string): string {
     return path.join(this.location, ...file.split('/'));
   }

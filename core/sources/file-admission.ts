@@ -2,10 +2,11 @@
  * Admission control of a file stream: which of the new files the next batch reads. Files are taken
  * in admission order while the batch stays within maxFilesPerTrigger and maxBytesPerTrigger. The
  * byte limit is soft, as in Spark: a file larger than the limit is admitted alone, or the stream
- * would stop at it forever. It counts a file's size as the listing reports it, the bytes read from
- * storage (compressed, for a `.gz`), as Spark does: what a file inflates to is unknown before it is
- * read, and bounded per file by the reader's maxDecompressedBytes instead.
+ * would stop at it forever. It counts the size `measure` gives a file (its uncompressed size for a
+ * `.gz`, see counted-size.ts), asking only for the files it considers, and only with a byte limit:
+ * measuring a `.gz` costs a read.
  */
+import { admittedSize } from './counted-size.js';
 import { comparePaths, type ListedFile } from './file-listing.js';
 
 /**
@@ -21,22 +22,28 @@ export interface AdmissionLimits {
   readonly maxBytesPerTrigger?: number;
 }
 
-/** The files the next batch reads, in reading order: the first of `candidates` within the limits. */
-export function admitFiles(
+/**
+ * The files the next batch reads, in reading order: the first of `candidates` within the limits.
+ * With a byte limit, each considered file is measured, and admitted as `measure` returned it.
+ */
+export async function admitFiles(
   candidates: readonly ListedFile[],
   order: AdmissionOrder,
   limits: AdmissionLimits,
-): ListedFile[] {
+  measure: (file: ListedFile) => Promise<ListedFile>,
+): Promise<ListedFile[]> {
   const ordered = inAdmissionOrder(candidates, order);
   const maxFiles = limits.maxFilesPerTrigger ?? Infinity;
   const maxBytes = limits.maxBytesPerTrigger ?? Infinity;
+  if (maxBytes === Infinity) return ordered.slice(0, maxFiles);
   const admitted: ListedFile[] = [];
   let bytes = 0;
-  for (const file of ordered) {
+  for (const candidate of ordered) {
     if (admitted.length >= maxFiles) break;
-    if (admitted.length > 0 && bytes + file.size > maxBytes) break;
+    const file = await measure(candidate);
+    if (admitted.length > 0 && bytes + admittedSize(file) > maxBytes) break;
     admitted.push(file);
-    bytes += file.size;
+    bytes += admittedSize(file);
   }
   return admitted;
 }

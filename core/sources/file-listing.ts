@@ -14,6 +14,11 @@ export interface ListedFile {
   readonly size: number;
   /** Last modification in ms since the epoch (on S3: when the object was written); 0 when the store cannot tell. */
   readonly modifiedMs: number;
+  /**
+   * The bytes maxBytesPerTrigger counted for the file when it was admitted, where that is not
+   * `size`: a `.gz` file's uncompressed size (see counted-size.ts). Recorded in the batch's file list.
+   */
+  readonly countedSize?: number;
 }
 
 /** The data files under one root. */
@@ -32,6 +37,12 @@ export interface FileListing {
    * iterated) a SourceError naming it when it no longer exists. Without it, files are read whole.
    */
   chunks?(path: string): AsyncIterable<Uint8Array>;
+  /**
+   * The `length` bytes of one file from byte `start` (fewer at its end), read without reading the
+   * rest; undefined when it no longer exists. Without it, admission cannot learn a `.gz`'s
+   * uncompressed size and counts its listed size.
+   */
+  readRange?(path: string, start: number, length: number): Promise<Uint8Array | undefined>;
   /** The full name of a file (root and path), as rows' errors name it. */
   nameOf(path: string): string;
 }
@@ -70,7 +81,10 @@ export function listedFiles(value: unknown): ListedFile[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const valid = value.every(
     (f: Partial<ListedFile> | null) =>
-      typeof f?.path === 'string' && typeof f.size === 'number' && typeof f.modifiedMs === 'number',
+      typeof f?.path === 'string' &&
+      typeof f.size === 'number' &&
+      typeof f.modifiedMs === 'number' &&
+      (f.countedSize === undefined || typeof f.countedSize === 'number'),
   );
   return valid ? (value as ListedFile[]) : undefined;
 }

@@ -10,7 +10,8 @@
  *   3. admit   keep the new files (never admitted, not older than maxFileAge before the newest one
  *              admitted; in an availableNow run, listed when it started) and take the first of them
  *              in admission order within maxFilesPerTrigger and maxBytesPerTrigger (a once trigger
- *              takes them all);
+ *              takes them all); with maxBytesPerTrigger a `.gz` counts its uncompressed size,
+ *              read from its last 4 bytes (counted-size.ts) and recorded in the file list;
  *   4. offset  return an offset whose file list is the admitted files, in it or in an object it
  *              references (admission-file-lists.ts). The intent records it; reading the batch reads
  *              exactly those files, however often it is re-run.
@@ -30,6 +31,7 @@ import { fileNameOf, type FileNameFilter, pathGlobFilter } from '../io/path-glob
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { AdmissionFileLists, DEFAULT_MAX_INLINE_FILE_LIST_BYTES } from './admission-file-lists.js';
+import { withCountedSize } from './counted-size.js';
 import { type AdmissionLimits, type AdmissionOrder, admitFiles } from './file-admission.js';
 import { comparePaths, type FileListing, type ListedFile } from './file-listing.js';
 import { type FileSourceOffset, fileSourceOffset } from './file-source-offset.js';
@@ -80,6 +82,8 @@ export class FileStreamSource implements Source {
   /** In an availableNow run, the paths that were new when it started; the only ones it reads. */
   private availableNow: ReadonlySet<string> | undefined;
   private readonly selected: FileNameFilter;
+  /** Files measured by the last planning, so the one its byte limit left out is not read again. */
+  private measured = new Map<string, ListedFile>();
 
   constructor(
     private readonly options: FileStreamOptions,
@@ -113,7 +117,7 @@ export class FileStreamSource implements Source {
   ): Promise<Offset | undefined> {
     const from = fileSourceOffset(start, this.description);
     const fresh = await this.newFiles(from);
-    const admitted = admitFiles(fresh, this.order, context?.readAllAvailable ? {} : this.options);
+    const admitted = await this.admit(fresh, context?.readAllAvailable ? {} : this.options);
     if (admitted.length === 0) return start;
     const lastPath = admitted
       .map((f) => f.path)
@@ -141,6 +145,21 @@ export class FileStreamSource implements Source {
   /** The files not admitted yet, ignoring the per-trigger limits. */
   async backlog(end: Offset | undefined): Promise<number> {
     return (await this.newFiles(fileSourceOffset(end, this.description))).length;
+  }
+
+  /** Step 3's limits, measuring each considered `.gz` once however many plannings consider it. */
+  private async admit(fresh: ListedFile[], limits: AdmissionLimits): Promise<ListedFile[]> {
+    const previous = this.measured;
+    this.measured = new Map();
+    return admitFiles(fresh, this.order, limits, async (file) => {
+      const known = previous.get(file.path);
+      const measured =
+        known?.size === file.size && known.modifiedMs === file.modifiedMs
+          ? known
+          : await withCountedSize(file, this.options.files);
+      this.measured.set(file.path, measured);
+      return measured;
+    });
   }
 
   /** Steps 1 and 2: the listed files that are new after admission `from`. */

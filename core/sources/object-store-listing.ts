@@ -6,7 +6,7 @@
  * modification times (0), so its files are admitted in path order and maxFileAge has no effect.
  */
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
-import { canStreamObjects, type ObjectStore } from '../checkpoint/object-store.js';
+import { canReadRanges, canStreamObjects, type ObjectStore } from '../checkpoint/object-store.js';
 import { SluiceError, SourceError } from '../errors.js';
 import { DirectoryListing } from './directory-listing.js';
 import { comparePaths, type FileListing, isHiddenPath, type ListedFile } from './file-listing.js';
@@ -86,6 +86,16 @@ export class ObjectStoreListing implements FileListing {
       yield* body;
     } catch (e) {
       throw sourceFailure(`Cannot read ${this.nameOf(path)}`, e);
+    }
+  }
+
+  /** A byte range of an object, when the store can read one without the rest; else undefined. */
+  async readRange(path: string, start: number, length: number): Promise<Uint8Array | undefined> {
+    if (!canReadRanges(this.store)) return undefined;
+    try {
+      return await this.store.getRange(path, start, length);
+    } catch (e) {
+      throw sourceFailure(`Cannot read a range of ${this.nameOf(path)}`, e);
     }
   }
 

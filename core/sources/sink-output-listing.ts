@@ -47,6 +47,10 @@ export class SinkOutputListing implements FileListing {
     else yield await this.files.read(path);
   }
 
+  async readRange(path: string, start: number, length: number): Promise<Uint8Array | undefined> {
+    return this.files.readRange?.(path, start, length);
+  }
+
   nameOf(path: string): string {
     return this.files.nameOf(path);
   }

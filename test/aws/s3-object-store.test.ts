@@ -61,6 +61,16 @@ describe('S3ObjectStore on s3rver', () => {
     ]);
   });
 
+  it('reads a byte range of an object under its prefix, fewer bytes at its end, and undefined for a missing key', async () => {
+    const bucket = await createBucket(uniqueName('ranges'));
+    const store = new S3ObjectStore({ client: s3Client(), bucket, prefix: 'data' });
+    await store.put('a.gz', bytes('0123456789'));
+    const decode = (range: Uint8Array | undefined) => new TextDecoder().decode(range);
+    expect(decode(await store.getRange('a.gz', 6, 4))).toBe('6789');
+    expect(decode(await store.getRange('a.gz', 8, 4))).toBe('89');
+    expect(await store.getRange('missing.gz', 0, 4)).toBeUndefined();
+  });
+
   it('fails with a non-retriable CheckpointError naming the object when the bucket does not exist', async () => {
     const bucket = uniqueName('missing');
     const store = new S3ObjectStore({ client: s3Client(), bucket, prefix: 'queries/q1' });

@@ -1,9 +1,11 @@
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
 import { CheckpointError, InvalidOptionError } from '../../core/errors.js';
 import { DirectoryListing } from '../../core/sources/directory-listing.js';
+import type { FileListing } from '../../core/sources/file-listing.js';
 import { type FileStreamOptions, FileStreamSource } from '../../core/sources/file-stream-source.js';
 import type { FileSourceOffset } from '../../core/sources/file-source-offset.js';
 import { COMPACT_INTERVAL } from '../../core/sources/seen-files-log.js';
@@ -38,6 +40,18 @@ function fixture() {
 }
 
 /** The distinct files a batch read, in the order they were read. */
+/** Writes `name` as a gzip of JSON lines inflating to about `bytes` bytes, modified `age` s after T0. */
+function addGzip(dir: string, name: string, age: number, bytes: number): void {
+  const line = JSON.stringify({ file: name, n: 1 }) + '\n';
+  const file = path.join(dir, name);
+  writeFileSync(file, gzipSync(line.repeat(Math.ceil(bytes / line.length))));
+  utimesSync(file, T0 + age, T0 + age);
+}
+
+function statSize(dir: string, name: string): number {
+  return statSync(path.join(dir, name)).size;
+}
+
 async function filesOf(
   source: FileStreamSource,
   start: Offset | undefined,
@@ -125,6 +139,70 @@ describe('FileStreamSource over a local directory', () => {
       ['large.json'],
       ['small-3.json'],
     ]);
+  });
+
+  it('counts a .gz file at the size it inflates to, so a batch of small .gz files stays within maxBytesPerTrigger', async () => {
+    const { dir, source } = fixture();
+    const names = ['a.json.gz', 'b.json.gz', 'c.json.gz'];
+    names.forEach((name, i) => addGzip(dir, name, i, 80_000));
+    const sizes = names.map((name) => statSize(dir, name));
+    expect(sizes.every((size) => size * 3 < 100_000)).toBe(true); // all three fit when compressed
+    expect(await drain(source({ maxBytesPerTrigger: 100_000 }))).toEqual(names.map((n) => [n]));
+  });
+
+  it('records the counted size of an admitted .gz in the file list, so a batch re-run from its intent reads the same files', async () => {
+    const { dir, source } = fixture();
+    ['a.json.gz', 'b.json.gz'].forEach((name, i) => addGzip(dir, name, i, 80_000));
+    const planned = (await source({ maxBytesPerTrigger: 100_000 }).latestOffset(
+      undefined,
+    )) as FileSourceOffset;
+    const inflated = gunzipSync(readFileSync(path.join(dir, 'a.json.gz'))).byteLength;
+    expect(planned.files).toEqual([
+      expect.objectContaining({ path: 'a.json.gz', countedSize: inflated }),
+    ]);
+    // the run crashed after writing the intent; the restarted run reads the intent's batch
+    const restarted = source({ maxBytesPerTrigger: 100_000 });
+    expect(await filesOf(restarted, undefined, planned)).toEqual(['a.json.gz']);
+    const next = await restarted.latestOffset(planned);
+    expect(await filesOf(restarted, planned, next)).toEqual(['b.json.gz']);
+  });
+
+  it('counts a .gz whose recorded size is below its compressed size (truncated or wrapped) at its compressed size', async () => {
+    const { dir, source } = fixture();
+    addGzip(dir, 'a.json.gz', 0, 80_000);
+    const file = path.join(dir, 'a.json.gz');
+    const bytes = readFileSync(file);
+    bytes.writeUInt32LE(1, bytes.byteLength - 4); // ISIZE says 1 byte
+    writeFileSync(file, bytes);
+    utimesSync(file, T0, T0);
+    const planned = (await source({ maxBytesPerTrigger: 100_000 }).latestOffset(
+      undefined,
+    )) as FileSourceOffset;
+    expect(planned.files?.[0].countedSize).toBe(bytes.byteLength);
+  });
+
+  it('counts the listed size of a file not named .gz, and of a .gz on a listing that cannot read a range', async () => {
+    const { dir, metadataPath } = fixture();
+    ['a.json.gz', 'b.json.gz'].forEach((name, i) => addGzip(dir, name, i, 80_000));
+    writeFileSync(
+      path.join(dir, 'c.json'),
+      gzipSync(JSON.stringify({ file: 'c', n: 1 }).repeat(9_000)),
+    );
+    utimesSync(path.join(dir, 'c.json'), T0 + 2, T0 + 2);
+    const full = new DirectoryListing(dir);
+    const withoutRanges: FileListing = {
+      location: full.location,
+      list: (startAfter) => full.list(startAfter),
+      read: (file) => full.read(file),
+      nameOf: (file) => full.nameOf(file),
+    };
+    const planned = (await new FileStreamSource(
+      { files: withoutRanges, format: 'json', read: { schema }, maxBytesPerTrigger: 100_000 },
+      { metadataStore: new LocalDirectoryStore(metadataPath) },
+    ).latestOffset(undefined)) as FileSourceOffset;
+    expect(planned.files?.map((f) => [f.path, f.size, f.countedSize])).toEqual(
+      ['a.json.gz', 'b.json.gz', 'c.json'].map((name) => [name, statSize(dir, name), undefined]),
+    );
   });
 
   it('applies both limits when both are set', async () => {

@@ -249,6 +249,49 @@ describe('a streaming query over an S3 prefix', () => {
     expect(query.recentProgress.map((p) => p.numInputRows)).toEqual([4, 20, 2]);
   });
 
+  it('counts a .gz object at the size it inflates to against maxBytesPerTrigger, read from its last 4 bytes', async () => {
+    const { url, session, store, addJson } = await landing();
+    const keys = ['a.json.gz', 'b.json.gz', 'c.json.gz'];
+    for (const key of keys) await addJson(key, 2_700); // about 80 KB each when inflated
+    const objects = await store.listObjects('');
+    expect(objects.reduce((sum, o) => sum + o.size, 0)).toBeLessThan(100_000);
+    const a = objects.find((o) => o.key === 'a.json.gz')!;
+    const tail = await store.getRange('a.json.gz', a.size - 4, 4);
+    expect(Buffer.from(tail!).readUInt32LE(0)).toBe(jsonLines('a.json.gz', 2_700).byteLength);
+    const sink = new MemorySink(schema, 'gzip-bytes');
+    const query = await start(session(), url, tempDir(), sink, { maxBytesPerTrigger: 100_000 });
+    await query.processAllAvailable();
+    await query.stop();
+    expect(query.recentProgress.map((p) => p.numInputRows)).toEqual([2_700, 2_700, 2_700]);
+  });
+
+  it('re-runs a crashed batch of .gz objects with the objects its intent admitted within maxBytesPerTrigger', async () => {
+    const { url, session, addJson } = await landing();
+    const checkpoint = tempDir('sluice-checkpoint-');
+    const delivered: Record<string, number>[] = [];
+    const run = (crash: boolean) =>
+      session()
+        .readStream.schema(schema)
+        .option('maxBytesPerTrigger', 100_000)
+        .json(url)
+        .writeStream.foreachBatch((rows) => {
+          delivered.push(rowsPerFile(rows));
+        })
+        .option('checkpointLocation', checkpoint)
+        .afterStep((step) => {
+          if (crash && step === 'plan') throw new Crash('killed after the intent');
+        })
+        .start();
+    await addJson('a.json.gz', 2_700);
+    await addJson('b.json.gz', 2_700);
+    const first = await run(true);
+    await expect(first.processAllAvailable()).rejects.toBeInstanceOf(Crash);
+    const second = await run(false);
+    await second.processAllAvailable();
+    await second.stop();
+    expect(delivered).toEqual([{ 'a.json.gz': 2_700 }, { 'b.json.gz': 2_700 }]);
+  });
+
   it('re-runs a batch that crashed after its intent with exactly the objects the intent lists, then reads the rest once', async () => {
     const { url, session, addJson } = await landing();
     const checkpoint = tempDir('sluice-checkpoint-');
