@@ -5,36 +5,34 @@
  * be one Sluice's Delta writer implements, or a `delta.*` table property, or it is refused with an
  * InvalidOptionError that names it and lists the supported ones.
  */
-import { InvalidOptionError } from '../errors.js';
 import type { FileWriting } from './file-writer-options.js';
+import { missingOptions, refuseUnknownOptions } from './option-refusal.js';
 import type { OptionValue } from './reader-options.js';
 
 const DELTA_WRITER = ['partitionBy', 'compression', 'targetFileSize', 'maxCommitAttempts'];
 
 /** Why Sluice lacks Delta writer options Delta has, and what to do instead. */
-const MISSING: ReadonlyMap<string, string> = new Map(
+const MISSING = missingOptions([
   [
-    [
-      'mergeSchema',
-      "is not implemented: a write keeps the table's schema and the rows must fit it; cast or select the table's columns first",
-    ],
-    [
-      'overwriteSchema',
-      "is not implemented: an overwrite keeps the table's schema and partitioning; write a new table to change them",
-    ],
-    [
-      'replaceWhere',
-      'is not implemented: an overwrite replaces the whole table; filter the rows to keep and overwrite with them',
-    ],
-    [
-      'txnAppId',
-      'is not implemented: the Delta sink of a stream writes each batch once by its appId option (the query id by default)',
-    ],
-    ['txnVersion', 'is not implemented: the Delta sink writes each batch once by its batch id'],
-    ['userMetadata', 'is not implemented: commits carry no user metadata'],
-    ['maxRecordsPerFile', 'is not implemented: use targetFileSize to bound the data files'],
-  ].map(([name, why]) => [name.toLowerCase(), `'${name}' ${why}`]),
-);
+    'mergeSchema',
+    "is not implemented: a write keeps the table's schema and the rows must fit it; cast or select the table's columns first",
+  ],
+  [
+    'overwriteSchema',
+    "is not implemented: an overwrite keeps the table's schema and partitioning; write a new table to change them",
+  ],
+  [
+    'replaceWhere',
+    'is not implemented: an overwrite replaces the whole table; filter the rows to keep and overwrite with them',
+  ],
+  [
+    'txnAppId',
+    'is not implemented: the Delta sink of a stream writes each batch once by its appId option (the query id by default)',
+  ],
+  ['txnVersion', 'is not implemented: the Delta sink writes each batch once by its batch id'],
+  ['userMetadata', 'is not implemented: commits carry no user metadata'],
+  ['maxRecordsPerFile', 'is not implemented: use targetFileSize to bound the data files'],
+]);
 
 /**
  * Throws an InvalidOptionError for an option (keys lower-cased) that `writing` a Delta table does
@@ -48,11 +46,11 @@ export function checkDeltaWriterOptionNames(
 ): void {
   const supported = [...DELTA_WRITER, ...own];
   const accepted = new Set(supported.map((name) => name.toLowerCase()));
-  for (const key of options.keys()) {
-    if (accepted.has(key) || key.startsWith('delta.')) continue;
-    const why = MISSING.get(key) ?? `'${key}' is not an option Sluice implements for Delta`;
-    throw new InvalidOptionError(
-      `${writing}.format('delta') refuses an option: ${why}. Drop it; the supported options are ${supported.join(', ')} and delta.* table properties.`,
-    );
-  }
+  refuseUnknownOptions(options, {
+    call: `${writing}.format('delta')`,
+    subject: 'Delta',
+    accepts: (key) => accepted.has(key) || key.startsWith('delta.'),
+    supported: `${supported.join(', ')} and delta.* table properties`,
+    missing: MISSING,
+  });
 }

@@ -8,9 +8,9 @@
  * one set of options serves several readers. Values Sluice does not implement (`multiLine=true`)
  * are refused by the option's own parser.
  */
-import { InvalidOptionError } from '../errors.js';
 import type { FileFormat } from '../io/data-files.js';
 import { JSON_SYNTAX_OPTION_NAMES } from '../io/json-syntax.js';
+import { missingOptions, refuseUnknownOptions } from './option-refusal.js';
 import type { OptionValue } from './reader-options.js';
 
 /** How the options are used: a bounded read or a file stream. */
@@ -56,22 +56,17 @@ const KNOWN: ReadonlySet<string> = new Set(
 );
 
 /** Why Sluice lacks options Spark (or Databricks) has, and what to do instead. */
-const MISSING: ReadonlyMap<string, string> = new Map(
+const MISSING = missingOptions([
   [
-    [
-      'sourceArchiveDir',
-      'the file stream never moves or deletes its input (cleanSource is off); expire read files with an S3 lifecycle rule instead',
-    ],
-    [
-      'rescuedDataColumn',
-      "it is a Databricks option, not Spark's; use mode PERMISSIVE with a corrupt-record column (columnNameOfCorruptRecord) to keep records that do not fit the schema",
-    ],
-    [
-      'readChangeFeed',
-      "it is a Delta option; Sluice's Delta reader does not read change data feeds",
-    ],
-  ].map(([name, why]) => [name.toLowerCase(), `'${name}' ${why}`]),
-);
+    'sourceArchiveDir',
+    'the file stream never moves or deletes its input (cleanSource is off); expire read files with an S3 lifecycle rule instead',
+  ],
+  [
+    'rescuedDataColumn',
+    "it is a Databricks option, not Spark's; use mode PERMISSIVE with a corrupt-record column (columnNameOfCorruptRecord) to keep records that do not fit the schema",
+  ],
+  ['readChangeFeed', "it is a Delta option; Sluice's Delta reader does not read change data feeds"],
+]);
 
 /**
  * Throws an InvalidOptionError for an option (keys lower-cased) that `reading` files of `format`
@@ -87,11 +82,11 @@ export function checkFileOptionNames(
     ...EVERY_FORMAT,
     ...(reading === 'readStream' ? STREAM_ONLY : []),
   ];
-  for (const key of options.keys()) {
-    if (KNOWN.has(key)) continue;
-    const why = MISSING.get(key) ?? `'${key}' is not an option Sluice implements for ${format}`;
-    throw new InvalidOptionError(
-      `${reading}.format('${format}') refuses an option: ${why}. Drop it; the supported options are ${supported.join(', ')}.`,
-    );
-  }
+  refuseUnknownOptions(options, {
+    call: `${reading}.format('${format}')`,
+    subject: format,
+    accepts: (key) => KNOWN.has(key),
+    supported: supported.join(', '),
+    missing: MISSING,
+  });
 }

@@ -8,8 +8,8 @@ import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { InvalidOptionError } from '../errors.js';
 import type { FileFormat } from '../io/data-files.js';
 import { FileSink, type FileSinkOptions } from '../sinks/file-sink.js';
-import { checkFileWriterOptionNames, csvWriterOptions, textOption } from './file-writer-options.js';
-import { type OptionValue, positiveIntegerOption } from './reader-options.js';
+import { checkFileWriterOptionNames, csvWriterOptions } from './file-writer-options.js';
+import { type OptionValue, positiveIntegerOption, stringOption } from './reader-options.js';
 import type { SinkRequest } from './sink-formats.js';
 import { isStreamingQueryOption } from './streaming-query-option-names.js';
 
@@ -38,7 +38,7 @@ function fileSinkOptions(
   return {
     format,
     compactInterval: positiveIntegerOption('compactInterval', options.get('compactinterval')),
-    compression: textOption(options, 'compression'),
+    compression: stringOption(options.get('compression')),
     csv: csvWriterOptions(options),
   };
 }

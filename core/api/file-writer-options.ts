@@ -8,11 +8,11 @@
  * another file format (`header` on a JSON write) is accepted and has no effect, so that one set of
  * options serves several writers.
  */
-import { InvalidOptionError } from '../errors.js';
 import type { CsvWriteOptions } from '../io/csv.js';
 import { dataFileEncoding, type DataFileEncoding } from '../io/data-file-encoding.js';
 import type { FileFormat } from '../io/data-files.js';
-import { booleanOption, type OptionValue } from './reader-options.js';
+import { missingOptions, refuseUnknownOptions } from './option-refusal.js';
+import { booleanOption, type OptionValue, stringOption } from './reader-options.js';
 
 /** How the options are used: a batch write or a file stream sink. */
 export type FileWriting = 'write' | 'writeStream';
@@ -25,25 +25,23 @@ const BY_FORMAT: Readonly<Record<FileFormat, readonly string[]>> = {
 };
 
 /** Why Sluice lacks writer options Spark has, and what to do instead. */
-const MISSING: ReadonlyMap<string, string> = new Map(
+const MISSING = missingOptions([
   [
-    [
-      'maxRecordsPerFile',
-      'is not implemented: each write (or each batch of a stream) is one file; repartition the data or write smaller DataFrames',
-    ],
-    [
-      'timestampFormat',
-      "is not implemented: timestamps are written ISO 8601 in UTC with milliseconds, the only pattern Sluice's readers parse",
-    ],
-    [
-      'dateFormat',
-      "is not implemented: dates are written yyyy-MM-dd, the only pattern Sluice's readers parse",
-    ],
-    ['lineSep', 'is not implemented: every line ends with \\n'],
-    ['encoding', 'is not implemented: files are written in UTF-8'],
-    ['charset', 'is not implemented: files are written in UTF-8'],
-  ].map(([name, why]) => [name.toLowerCase(), `'${name}' ${why}`]),
-);
+    'maxRecordsPerFile',
+    'is not implemented: each write (or each batch of a stream) is one file; repartition the data or write smaller DataFrames',
+  ],
+  [
+    'timestampFormat',
+    "is not implemented: timestamps are written ISO 8601 in UTC with milliseconds, the only pattern Sluice's readers parse",
+  ],
+  [
+    'dateFormat',
+    "is not implemented: dates are written yyyy-MM-dd, the only pattern Sluice's readers parse",
+  ],
+  ['lineSep', 'is not implemented: every line ends with \\n'],
+  ['encoding', 'is not implemented: files are written in UTF-8'],
+  ['charset', 'is not implemented: files are written in UTF-8'],
+]);
 
 /** Every option some file writer implements, lower-cased as the builders keep them. */
 const KNOWN: ReadonlySet<string> = new Set(
@@ -64,13 +62,13 @@ export function checkFileWriterOptionNames(
   own: readonly string[] = [],
 ): void {
   const accepted = new Set([...KNOWN, ...own.map((name) => name.toLowerCase())]);
-  for (const key of options.keys()) {
-    if (accepted.has(key)) continue;
-    const why = MISSING.get(key) ?? `'${key}' is not an option Sluice implements for ${format}`;
-    throw new InvalidOptionError(
-      `${writing}.format('${format}') refuses an option: ${why}. Drop it; the supported options are ${[...own, ...BY_FORMAT[format]].join(', ')}.`,
-    );
-  }
+  refuseUnknownOptions(options, {
+    call: `${writing}.format('${format}')`,
+    subject: format,
+    accepts: (key) => accepted.has(key),
+    supported: [...own, ...BY_FORMAT[format]].join(', '),
+    missing: MISSING,
+  });
 }
 
 /**
@@ -81,25 +79,20 @@ export function fileWriterEncoding(
   format: FileFormat,
   options: ReadonlyMap<string, OptionValue>,
 ): DataFileEncoding {
-  return dataFileEncoding(format, textOption(options, 'compression'), csvWriterOptions(options));
+  return dataFileEncoding(
+    format,
+    stringOption(options.get('compression')),
+    csvWriterOptions(options),
+  );
 }
 
 /** CSV's writer options: header, delimiter (or sep), quote, escape and nullValue. */
 export function csvWriterOptions(options: ReadonlyMap<string, OptionValue>): CsvWriteOptions {
   return {
     header: booleanOption('header', options.get('header')),
-    delimiter: textOption(options, 'delimiter') ?? textOption(options, 'sep'),
-    quote: textOption(options, 'quote'),
-    escape: textOption(options, 'escape'),
-    nullValue: textOption(options, 'nullvalue'),
+    delimiter: stringOption(options.get('delimiter')) ?? stringOption(options.get('sep')),
+    quote: stringOption(options.get('quote')),
+    escape: stringOption(options.get('escape')),
+    nullValue: stringOption(options.get('nullvalue')),
   };
-}
-
-/** The option `key` (lower-cased) as text, if set. */
-export function textOption(
-  options: ReadonlyMap<string, OptionValue>,
-  key: string,
-): string | undefined {
-  const value = options.get(key);
-  return value === undefined ? undefined : String(value);
 }

@@ -135,6 +135,7 @@ export function byteSizeOption(name: string, value: OptionValue | undefined): nu
   return bytes;
 }
 
-function stringOption(value: OptionValue | undefined): string | undefined {
+/** The option's value as text, if set. */
+export function stringOption(value: OptionValue | undefined): string | undefined {
   return value === undefined ? undefined : String(value);
 }
