@@ -16,6 +16,9 @@ import { type CheckpointMaintenance, maintenanceDue } from './checkpoint-mainten
 import type { BatchOutcome, MicroBatchExecution } from './micro-batch-execution.js';
 import type { StreamingQueryProgress } from './progress.js';
 
+/** The time kept free at the end of an invocation unless its budget says otherwise. */
+const DEFAULT_SAFETY_MARGIN_MS = 2_000;
+
 /** How an invocation budgets its time. */
 export interface InvocationBudget {
   /** Milliseconds left before the invocation is killed (Lambda's `getRemainingTimeInMillis`). */
@@ -75,7 +78,7 @@ async function maintainIfDue(
 ): Promise<CheckpointMaintenance | undefined> {
   if (!batches.some((b) => maintenanceDue(b.batchId))) return undefined;
   const log = budget.log ?? (() => {});
-  const margin = budget.safetyMarginMs ?? 2_000;
+  const margin = budget.safetyMarginMs ?? DEFAULT_SAFETY_MARGIN_MS;
   const available = budget.remainingMs() - margin;
   if (available < (budget.maintenanceEstimateMs ?? 5_000)) {
     log({ message: 'not enough time left for checkpoint maintenance; a later invocation runs it' });
@@ -91,7 +94,7 @@ async function runBatches(
   execution: MicroBatchExecution,
   budget: InvocationBudget,
 ): Promise<InvocationResult> {
-  const margin = budget.safetyMarginMs ?? 2_000;
+  const margin = budget.safetyMarginMs ?? DEFAULT_SAFETY_MARGIN_MS;
   const intervalMs = budget.triggerIntervalMs ?? 0;
   const log = budget.log ?? (() => {});
   const batches: StreamingQueryProgress[] = [];
