@@ -15,6 +15,10 @@
  * offsets), and binary, array and map columns, and the null type, fall back to a plain array of
  * engine values (`values` columns), which an operator reads as it reads a row's value.
  *
+ * `columnKindOf` is the kind a column of a type is built as; a column of any type may also be a
+ * `values` column (raw text read from a source, say, where a dictionary of a million distinct lines
+ * would not pay off), so every operator reads `values` columns of every type.
+ *
  * Values of null rows are unspecified (zero in typed arrays); readers test validity first.
  */
 import type { DataType, StructType } from '../types/data-types.js';
@@ -64,7 +68,7 @@ export interface StructColumn {
   readonly validity: Validity;
 }
 
-/** The fallback for binary, array, map and null types: engine values, null for SQL NULL. */
+/** Engine values, null for SQL NULL: the kind of binary, array, map and null columns, and a fallback for any type. */
 export interface ValuesColumn {
   readonly kind: 'values';
   readonly length: number;
@@ -83,7 +87,7 @@ export interface ColumnBatch {
   readonly columns: readonly Column[];
 }
 
-/** The column kind that holds values of type `t`. */
+/** The column kind a column of type `t` is built as. */
 export function columnKindOf(t: DataType): Column['kind'] {
   switch (t.kind) {
     case 'int':
