@@ -1,11 +1,12 @@
 /**
  * Persistence of operator state in an object store (docs/architecture.md section 5).
  *
- * Layout, all keys write-once and attempt-unique (nothing is ever overwritten):
- *   state/<operator>/<partition>/<batchId>-<attempt>.delta      changes of one partition in one batch
- *   state/<operator>/<partition>/<batchId>-<attempt>.snapshot   every entry of one partition
- *   state/manifests/<batchId>-<attempt>.json                    which files make up each partition
- * A version is a manifest: per operator and partition, the latest snapshot and the deltas after it.
+ * Layout, all keys write-once and attempt-unique (nothing is ever overwritten); <store> is the
+ * store's manifest entry (state-store-id.ts: `<operator>` for an operator's default store):
+ *   state/<store>/<partition>/<batchId>-<attempt>.delta      changes of one partition in one batch
+ *   state/<store>/<partition>/<batchId>-<attempt>.snapshot   every entry of one partition
+ *   state/manifests/<batchId>-<attempt>.json                 which files make up each partition
+ * A version is a manifest: per store and partition, the latest snapshot and the deltas after it.
  * A partition whose delta chain reaches `snapshotInterval` gets a snapshot instead of a delta, so
  * loading reads at most that many files per partition. The commit record names the manifest; files
  * of attempts that never committed are unreferenced garbage and are never read.
@@ -26,6 +27,7 @@ import { CheckpointError } from '../errors.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { DELETED, KeyedStateStore, type PartitionChanges } from './keyed-state-store.js';
+import { describeStore, manifestEntry, type StateStoreId } from './state-store-id.js';
 import { decodeStateValue, encodeStateValue } from './state-value.js';
 
 const FORMAT_VERSION = 1;
@@ -36,13 +38,17 @@ export interface PartitionFiles {
   readonly deltas: readonly string[];
 }
 
-/** A state version: the files of every partition of every stateful operator. */
+/** A state version: the files of every partition of every state store. */
 export interface StateManifest {
   readonly formatVersion: number;
   readonly batchId: number;
   readonly numPartitions: number;
+  /** By store, under its manifest entry (the field keeps the name it had when stores were operators). */
   readonly operators: Readonly<Record<string, readonly PartitionFiles[]>>;
 }
+
+/** The loaded stores of a version, by manifest entry. */
+export type StoresByEntry = ReadonlyMap<string, KeyedStateStore>;
 
 /** What persisting one version wrote. */
 export interface PersistResult {
@@ -61,21 +67,19 @@ export class StateRepository {
   ) {}
 
   /**
-   * Loads the version named by `manifestKey` (an empty state when null) for operators
-   * `0..operatorCount-1`; `batchId` is the batch of the commit that names the manifest.
+   * Loads `storeIds` at the version named by `manifestKey` (empty stores when null); `batchId` is
+   * the batch of the commit that names the manifest. A store the manifest does not list is empty.
    */
   async load(
     manifestKey: string | null,
-    operatorCount: number,
+    storeIds: readonly StateStoreId[],
     batchId?: number,
-  ): Promise<{ manifest: StateManifest; stores: KeyedStateStore[] }> {
+  ): Promise<{ manifest: StateManifest; stores: StoresByEntry }> {
     const manifest = manifestKey
       ? await this.readManifest(manifestKey, batchId)
-      : this.emptyManifest(operatorCount);
-    const stores = await Promise.all(
-      Array.from({ length: operatorCount }, (_, op) => this.loadOperator(manifest, op)),
-    );
-    return { manifest, stores };
+      : this.emptyManifest(storeIds);
+    const stores = await Promise.all(storeIds.map((id) => this.loadStore(manifest, id)));
+    return { manifest, stores: new Map(storeIds.map((id, i) => [manifestEntry(id), stores[i]])) };
   }
 
   /** Writes the changes of every store as version `batchId` and returns the new manifest's key. */
@@ -83,18 +87,18 @@ export class StateRepository {
     batchId: number,
     attemptId: string,
     previous: StateManifest,
-    stores: readonly KeyedStateStore[],
+    stores: StoresByEntry,
   ): Promise<PersistResult> {
     let filesWritten = 0;
     let bytesWritten = 0;
     const operators: Record<string, PartitionFiles[]> = {};
     await Promise.all(
-      stores.map(async (store, op) => {
-        const files = [...(previous.operators[op] ?? this.emptyPartitions())];
+      [...stores].map(async ([entry, store]) => {
+        const files = [...(previous.operators[entry] ?? this.emptyPartitions())];
         await Promise.all(
           [...store.takeChanges()].map(async ([p, changes]) => {
             const written = await this.writePartition(
-              op,
+              entry,
               p,
               batchId,
               attemptId,
@@ -107,7 +111,7 @@ export class StateRepository {
             bytesWritten += written.bytes;
           }),
         );
-        operators[op] = files;
+        operators[entry] = files;
       }),
     );
     const manifest: StateManifest = {
@@ -128,7 +132,7 @@ export class StateRepository {
   }
 
   private async writePartition(
-    op: number,
+    entry: string,
     p: number,
     batchId: number,
     attemptId: string,
@@ -138,7 +142,7 @@ export class StateRepository {
   ): Promise<{ files: PartitionFiles; bytes: number }> {
     const snapshot = current.deltas.length + 1 >= this.snapshotInterval;
     const kind = snapshot ? 'snapshot' : 'delta';
-    const key = `state/${op}/${p}/${sortableId(batchId)}-${attemptId}.${kind}`;
+    const key = `state/${entry}/${p}/${sortableId(batchId)}-${attemptId}.${kind}`;
     const lines: string[] = [];
     const entries = snapshot ? store.partitionEntries(p) : changes.entries();
     for (const [k, v] of entries) {
@@ -152,9 +156,9 @@ export class StateRepository {
     return { files, bytes: bytes.length };
   }
 
-  private async loadOperator(manifest: StateManifest, op: number): Promise<KeyedStateStore> {
+  private async loadStore(manifest: StateManifest, id: StateStoreId): Promise<KeyedStateStore> {
     const store = new KeyedStateStore(this.numPartitions);
-    const partitions = manifest.operators[op] ?? this.emptyPartitions();
+    const partitions = manifest.operators[manifestEntry(id)] ?? this.emptyPartitions();
     const contents = await Promise.all(
       partitions.map((files, p) =>
         Promise.all(
@@ -163,7 +167,7 @@ export class StateRepository {
             .map((k) =>
               this.readFile(
                 k,
-                `the state manifest of batch ${manifest.batchId}, operator ${op} partition ${p}`,
+                `the state manifest of batch ${manifest.batchId}, ${describeStore(id)} partition ${p}`,
               ),
             ),
         ),
@@ -225,9 +229,9 @@ export class StateRepository {
     return bytes;
   }
 
-  private emptyManifest(operatorCount: number): StateManifest {
+  private emptyManifest(storeIds: readonly StateStoreId[]): StateManifest {
     const operators: Record<string, PartitionFiles[]> = {};
-    for (let op = 0; op < operatorCount; op++) operators[op] = this.emptyPartitions();
+    for (const id of storeIds) operators[manifestEntry(id)] = this.emptyPartitions();
     return {
       formatVersion: FORMAT_VERSION,
       batchId: -1,

@@ -44,8 +44,12 @@ import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { type Offset, sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
-import type { KeyedStateStore } from '../state/keyed-state-store.js';
-import { type StateManifest, StateRepository } from '../state/state-repository.js';
+import { manifestEntry, stateStoreId } from '../state/state-store-id.js';
+import {
+  type StateManifest,
+  StateRepository,
+  type StoresByEntry,
+} from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
@@ -92,7 +96,7 @@ export interface MicroBatchExecutionOptions extends CheckpointBackend {
 interface CachedState {
   readonly manifestKey: string | null;
   readonly manifest: StateManifest;
-  readonly stores: KeyedStateStore[];
+  readonly stores: StoresByEntry;
 }
 
 /** Runs the micro-batches of one query run. */
@@ -352,7 +356,8 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const loaded = await this.repository.load(manifestKey, operatorCount, head?.batchId);
+    const storeIds = this.physical.statefulOperators.map((op) => stateStoreId(op.operatorId));
+    const loaded = await this.repository.load(manifestKey, storeIds, head?.batchId);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
 
@@ -378,7 +383,7 @@ export class MicroBatchExecution {
         batchId: intent.batchId,
         watermarkMicros: intent.watermarkMicros ?? undefined,
         outputMode: this.options.outputMode,
-        stateStore: (op) => state!.stores[op],
+        stateStore: (op) => state!.stores.get(manifestEntry(stateStoreId(op)))!,
         eventTimeMax,
       },
     };

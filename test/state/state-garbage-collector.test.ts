@@ -9,6 +9,7 @@ import {
 } from '../../core/index.js';
 import { collectStateGarbage } from '../../core/state/state-garbage-collector.js';
 import { StateRepository } from '../../core/state/state-repository.js';
+import { stateStoreId } from '../../core/state/state-store-id.js';
 import { tempDir } from '../support/temp-dir.js';
 
 function stateFiles(checkpoint: string): string[] {
@@ -71,8 +72,8 @@ describe('state garbage collection', () => {
     const head = (await checkpointStore.latestCommit())!;
     for (const batchId of [head.batchId - 2, head.batchId - 1, head.batchId]) {
       const commit = (await checkpointStore.getCommit(batchId))!;
-      const { stores } = await repository.load(commit.stateManifest, 1);
-      expect(stores[0].size).toBeGreaterThan(0);
+      const { stores } = await repository.load(commit.stateManifest, [stateStoreId(0)]);
+      expect(stores.get('0')!.size).toBeGreaterThan(0);
     }
     const manifests = after.filter((f) => f.includes('manifests'));
     expect(manifests).toHaveLength(3);

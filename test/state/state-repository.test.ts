@@ -5,6 +5,7 @@ import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store
 import { CheckpointError, UnsafePathError } from '../../core/errors.js';
 import { KeyedStateStore } from '../../core/state/keyed-state-store.js';
 import { type StateManifest, StateRepository } from '../../core/state/state-repository.js';
+import { stateStoreId } from '../../core/state/state-store-id.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** Every file under `root`, as '/'-separated paths relative to it. */
@@ -29,6 +30,11 @@ function keysInPartition(numPartitions: number, partition: number, count: number
   return keys;
 }
 
+/** The default stores of operators 0..n-1. */
+function storeIds(n: number) {
+  return Array.from({ length: n }, (_, op) => stateStoreId(op));
+}
+
 function setup(numPartitions = 16, snapshotInterval = 10) {
   const root = tempDir();
   const objects = new LocalDirectoryStore(root);
@@ -47,22 +53,22 @@ function partitionFiles(manifest: StateManifest, partition: number) {
 describe('StateRepository', () => {
   it('loads an empty state for every operator when there is no manifest yet', async () => {
     const { repository } = setup();
-    const { manifest, stores } = await repository.load(null, 2);
-    expect(stores).toHaveLength(2);
-    expect(stores.every((s) => s.size === 0)).toBe(true);
+    const { manifest, stores } = await repository.load(null, storeIds(2));
+    expect([...stores.keys()]).toEqual(['0', '1']);
+    expect([...stores.values()].every((s) => s.size === 0)).toBe(true);
     expect(manifest.batchId).toBe(-1);
   });
 
   describe('persist', () => {
     it('writes one file per changed partition plus one manifest: changing 1 key of 10,000 writes 2 files', async () => {
       const { root, repository } = setup(16);
-      const { manifest: empty, stores } = await repository.load(null, 1);
-      for (let i = 0; i < 10_000; i++) stores[0].put(`user-${i}`, i);
+      const { manifest: empty, stores } = await repository.load(null, storeIds(1));
+      for (let i = 0; i < 10_000; i++) stores.get('0')!.put(`user-${i}`, i);
       const first = await repository.persist(0, 'a0', empty, stores);
       expect(first.filesWritten).toBe(17);
       expect(filesUnder(root)).toHaveLength(17);
 
-      stores[0].put('user-4242', -1);
+      stores.get('0')!.put('user-4242', -1);
       const second = await repository.persist(1, 'a1', first.manifest, stores);
       expect(second.filesWritten).toBe(2);
       expect(filesUnder(root)).toHaveLength(19);
@@ -70,10 +76,10 @@ describe('StateRepository', () => {
 
     it('writes a file for exactly the partitions whose keys changed', async () => {
       const { root, repository } = setup(16);
-      const { manifest, stores } = await repository.load(null, 1);
+      const { manifest, stores } = await repository.load(null, storeIds(1));
       const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
-      for (const k of keys) stores[0].put(k, k);
-      const partitions = new Set(keys.map((k) => stores[0].partitionOf(k)));
+      for (const k of keys) stores.get('0')!.put(k, k);
+      const partitions = new Set(keys.map((k) => stores.get('0')!.partitionOf(k)));
       const result = await repository.persist(0, 'x', manifest, stores);
       expect(result.filesWritten).toBe(partitions.size + 1);
       const stateFiles = filesUnder(root).filter((f) => !f.startsWith('state/manifests/'));
@@ -82,8 +88,8 @@ describe('StateRepository', () => {
 
     it('writes only the manifest when nothing changed, and the new version equals the previous one', async () => {
       const { root, repository } = setup(4);
-      const { manifest, stores } = await repository.load(null, 1);
-      stores[0].put('k', 1);
+      const { manifest, stores } = await repository.load(null, storeIds(1));
+      stores.get('0')!.put('k', 1);
       const v0 = await repository.persist(0, 'a', manifest, stores);
       const before = filesUnder(root).length;
       const v1 = await repository.persist(1, 'b', v0.manifest, stores);
@@ -94,17 +100,20 @@ describe('StateRepository', () => {
 
     it('keeps the changes of each operator in its own files', async () => {
       const { repository } = setup(4);
-      const { manifest, stores } = await repository.load(null, 2);
-      stores[0].put('k', 'operator 0');
-      stores[1].put('k', 'operator 1');
-      stores[1].put('only-in-1', true);
+      const { manifest, stores } = await repository.load(null, storeIds(2));
+      stores.get('0')!.put('k', 'operator 0');
+      stores.get('1')!.put('k', 'operator 1');
+      stores.get('1')!.put('only-in-1', true);
       const v0 = await repository.persist(0, 'a', manifest, stores);
       expect(v0.filesWritten).toBe(
-        1 + new Set([stores[1].partitionOf('k'), stores[1].partitionOf('only-in-1')]).size + 1,
+        1 +
+          new Set([stores.get('1')!.partitionOf('k'), stores.get('1')!.partitionOf('only-in-1')])
+            .size +
+          1,
       );
-      const loaded = await repository.load(v0.manifestKey, 2);
-      expect(contents(loaded.stores[0])).toEqual(new Map([['k', 'operator 0']]));
-      expect(contents(loaded.stores[1])).toEqual(
+      const loaded = await repository.load(v0.manifestKey, storeIds(2));
+      expect(contents(loaded.stores.get('0')!)).toEqual(new Map([['k', 'operator 0']]));
+      expect(contents(loaded.stores.get('1')!)).toEqual(
         new Map<string, unknown>([
           ['k', 'operator 1'],
           ['only-in-1', true],
@@ -116,10 +125,10 @@ describe('StateRepository', () => {
   describe('load', () => {
     it('reproduces the persisted state exactly, across versions with updates and deletes', async () => {
       const { repository } = setup(8);
-      const initial = await repository.load(null, 1);
+      const initial = await repository.load(null, storeIds(1));
       const stores = initial.stores;
       let manifest = initial.manifest;
-      const state = stores[0];
+      const state = stores.get('0')!;
       state.put('count', 3);
       state.put('set', new Set(['u1', 'u2']));
       state.put(
@@ -142,33 +151,33 @@ describe('StateRepository', () => {
       for (let i = 0; i < 50; i += 2) state.remove(`n${i}`);
       const v1 = await repository.persist(1, 'b', manifest, stores);
 
-      const loaded = await repository.load(v1.manifestKey, 1);
-      expect(loaded.stores[0].size).toBe(state.size);
-      expect(contents(loaded.stores[0])).toEqual(contents(state));
-      expect(loaded.stores[0].get('doomed')).toBeUndefined();
-      expect(Object.is((loaded.stores[0].get('special') as number[])[3], -0)).toBe(true);
+      const loaded = await repository.load(v1.manifestKey, storeIds(1));
+      expect(loaded.stores.get('0')!.size).toBe(state.size);
+      expect(contents(loaded.stores.get('0')!)).toEqual(contents(state));
+      expect(loaded.stores.get('0')!.get('doomed')).toBeUndefined();
+      expect(Object.is((loaded.stores.get('0')!.get('special') as number[])[3], -0)).toBe(true);
       expect(loaded.manifest).toEqual(v1.manifest);
     });
 
     it('loads an older version unchanged after newer ones were written', async () => {
       const { repository } = setup(4);
-      const { manifest, stores } = await repository.load(null, 1);
-      stores[0].put('k', 'v0');
+      const { manifest, stores } = await repository.load(null, storeIds(1));
+      stores.get('0')!.put('k', 'v0');
       const v0 = await repository.persist(0, 'a', manifest, stores);
-      stores[0].put('k', 'v1');
-      stores[0].put('k2', 'new');
+      stores.get('0')!.put('k', 'v1');
+      stores.get('0')!.put('k2', 'new');
       await repository.persist(1, 'b', v0.manifest, stores);
-      expect(contents((await repository.load(v0.manifestKey, 1)).stores[0])).toEqual(
-        new Map([['k', 'v0']]),
-      );
+      expect(
+        contents((await repository.load(v0.manifestKey, storeIds(1))).stores.get('0')!),
+      ).toEqual(new Map([['k', 'v0']]));
     });
 
     it('gives stores with no pending changes, so persisting right after a load writes only a manifest', async () => {
       const { repository } = setup(4);
-      const { manifest, stores } = await repository.load(null, 1);
-      stores[0].put('k', 1);
+      const { manifest, stores } = await repository.load(null, storeIds(1));
+      stores.get('0')!.put('k', 1);
       const v0 = await repository.persist(0, 'a', manifest, stores);
-      const loaded = await repository.load(v0.manifestKey, 1);
+      const loaded = await repository.load(v0.manifestKey, storeIds(1));
       expect((await repository.persist(1, 'b', loaded.manifest, loaded.stores)).filesWritten).toBe(
         1,
       );
@@ -180,14 +189,14 @@ describe('StateRepository', () => {
       const { repository } = setup(4, 3);
       const [hot, hotSibling] = keysInPartition(4, 1, 2);
       const [cold] = keysInPartition(4, 2, 1);
-      const initial = await repository.load(null, 1);
+      const initial = await repository.load(null, storeIds(1));
       const stores = initial.stores;
       let manifest = initial.manifest;
-      stores[0].put(hotSibling, 'written once');
-      stores[0].put(cold, 'written once');
+      stores.get('0')!.put(hotSibling, 'written once');
+      stores.get('0')!.put(cold, 'written once');
       const chains: { snapshot: boolean; deltas: number }[] = [];
       for (let batchId = 0; batchId < 5; batchId++) {
-        stores[0].put(hot, batchId);
+        stores.get('0')!.put(hot, batchId);
         ({ manifest } = await repository.persist(batchId, `attempt${batchId}`, manifest, stores));
         const files = partitionFiles(manifest, 1);
         chains.push({ snapshot: files.snapshot !== null, deltas: files.deltas.length });
@@ -211,37 +220,39 @@ describe('StateRepository', () => {
     it('loads from the latest snapshot plus the deltas after it, without reading older files', async () => {
       const { root, repository } = setup(4, 3);
       const [hot, sibling] = keysInPartition(4, 1, 2);
-      const initial = await repository.load(null, 1);
+      const initial = await repository.load(null, storeIds(1));
       const stores = initial.stores;
       let manifest = initial.manifest;
-      stores[0].put(sibling, new Set(['kept by the snapshot']));
+      stores.get('0')!.put(sibling, new Set(['kept by the snapshot']));
       for (let batchId = 0; batchId < 4; batchId++) {
-        stores[0].put(hot, batchId);
+        stores.get('0')!.put(hot, batchId);
         ({ manifest } = await repository.persist(batchId, `a${batchId}`, manifest, stores));
       }
-      stores[0].put(sibling, 'after the snapshot');
+      stores.get('0')!.put(sibling, 'after the snapshot');
       const last = await repository.persist(4, 'a4', manifest, stores);
       // the deltas of batches 0 and 1 are superseded by batch 2's snapshot: remove them
       const superseded = filesUnder(root).filter((f) => /^state\/0\/1\/0+[01]-/.test(f));
       expect(superseded).toHaveLength(2);
       for (const f of superseded) rmSync(path.join(root, f));
 
-      const loaded = await repository.load(last.manifestKey, 1);
-      expect(contents(loaded.stores[0])).toEqual(contents(stores[0]));
-      expect(loaded.stores[0].get(hot)).toBe(3);
-      expect(loaded.stores[0].get(sibling)).toBe('after the snapshot');
+      const loaded = await repository.load(last.manifestKey, storeIds(1));
+      expect(contents(loaded.stores.get('0')!)).toEqual(contents(stores.get('0')!));
+      expect(loaded.stores.get('0')!.get(hot)).toBe(3);
+      expect(loaded.stores.get('0')!.get(sibling)).toBe('after the snapshot');
     });
 
     it('holds every entry of the partition in a snapshot, not only the changed ones', async () => {
       const { root, repository } = setup(2, 1);
       const keys = keysInPartition(2, 0, 3);
-      const { manifest, stores } = await repository.load(null, 1);
-      for (const k of keys) stores[0].put(k, k);
+      const { manifest, stores } = await repository.load(null, storeIds(1));
+      for (const k of keys) stores.get('0')!.put(k, k);
       const v0 = await repository.persist(0, 'a', manifest, stores);
-      stores[0].put(keys[0], 'changed');
+      stores.get('0')!.put(keys[0], 'changed');
       const v1 = await repository.persist(1, 'b', v0.manifest, stores);
       rmSync(path.join(root, partitionFiles(v0.manifest, 0).snapshot!));
-      expect(contents((await repository.load(v1.manifestKey, 1)).stores[0])).toEqual(
+      expect(
+        contents((await repository.load(v1.manifestKey, storeIds(1))).stores.get('0')!),
+      ).toEqual(
         new Map([
           [keys[0], 'changed'],
           [keys[1], keys[1]],
@@ -254,41 +265,41 @@ describe('StateRepository', () => {
   describe('attempts', () => {
     it("never overwrites a first attempt's files when the same batch is persisted again by another attempt", async () => {
       const { root, repository } = setup(4);
-      const { manifest: empty, stores } = await repository.load(null, 1);
-      stores[0].put('k', 'base');
+      const { manifest: empty, stores } = await repository.load(null, storeIds(1));
+      stores.get('0')!.put('k', 'base');
       const v0 = await repository.persist(0, 'base', empty, stores);
 
       // attempt A of batch 1 persists, then dies before committing
-      const a = await repository.load(v0.manifestKey, 1);
-      a.stores[0].put('k', 'attempt A');
+      const a = await repository.load(v0.manifestKey, storeIds(1));
+      a.stores.get('0')!.put('k', 'attempt A');
       const persistedA = await repository.persist(1, 'attemptA', a.manifest, a.stores);
       const filesOfA = filesUnder(root).filter((f) => f.includes('attemptA'));
       expect(filesOfA).toHaveLength(2);
       const bytesOfA = filesOfA.map((f) => readFileSync(path.join(root, f)));
 
       // attempt B re-runs batch 1 from the same version and computes something else
-      const b = await repository.load(v0.manifestKey, 1);
-      b.stores[0].put('k', 'attempt B');
+      const b = await repository.load(v0.manifestKey, storeIds(1));
+      b.stores.get('0')!.put('k', 'attempt B');
       const persistedB = await repository.persist(1, 'attemptB', b.manifest, b.stores);
 
       expect(persistedB.manifestKey).not.toBe(persistedA.manifestKey);
       expect(filesOfA.map((f) => readFileSync(path.join(root, f)))).toEqual(bytesOfA);
-      expect((await repository.load(persistedA.manifestKey, 1)).stores[0].get('k')).toBe(
-        'attempt A',
-      );
-      expect((await repository.load(persistedB.manifestKey, 1)).stores[0].get('k')).toBe(
-        'attempt B',
-      );
+      expect(
+        (await repository.load(persistedA.manifestKey, storeIds(1))).stores.get('0')!.get('k'),
+      ).toBe('attempt A');
+      expect(
+        (await repository.load(persistedB.manifestKey, storeIds(1))).stores.get('0')!.get('k'),
+      ).toBe('attempt B');
     });
   });
 
   describe('damaged checkpoints', () => {
     async function persistedVersion() {
       const fixture = setup(4);
-      const { manifest, stores } = await fixture.repository.load(null, 1);
-      stores[0].put('k', 12345);
+      const { manifest, stores } = await fixture.repository.load(null, storeIds(1));
+      stores.get('0')!.put('k', 12345);
       const v0 = await fixture.repository.persist(0, 'a', manifest, stores);
-      const stateFile = partitionFiles(v0.manifest, stores[0].partitionOf('k')).deltas[0];
+      const stateFile = partitionFiles(v0.manifest, stores.get('0')!.partitionOf('k')).deltas[0];
       return { ...fixture, v0, stateFile, stores };
     }
 
@@ -300,7 +311,7 @@ describe('StateRepository', () => {
       const lastDigit = bytes.indexOf('12345', bodyStart) + 4;
       bytes[lastDigit] ^= 0x01; // 12345 becomes 12344: still valid JSON, but not what was written
       writeFileSync(file, bytes);
-      const error = await repository.load(v0.manifestKey, 1).catch((e: unknown) => e);
+      const error = await repository.load(v0.manifestKey, storeIds(1)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(stateFile);
       expect((error as Error).message).toContain('checksum mismatch');
@@ -309,7 +320,7 @@ describe('StateRepository', () => {
     it('fails with a CheckpointError naming the file when a state file is missing', async () => {
       const { root, repository, v0, stateFile } = await persistedVersion();
       rmSync(path.join(root, stateFile));
-      const error = await repository.load(v0.manifestKey, 1).catch((e: unknown) => e);
+      const error = await repository.load(v0.manifestKey, storeIds(1)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(stateFile);
       expect((error as Error).message).toContain('missing');
@@ -318,9 +329,9 @@ describe('StateRepository', () => {
     it('fails with a CheckpointError naming the manifest when the manifest is missing or not JSON', async () => {
       const { root, repository, v0 } = await persistedVersion();
       writeFileSync(path.join(root, v0.manifestKey), '{"formatVersion":');
-      await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(CheckpointError);
-      await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(v0.manifestKey);
-      await expect(repository.load('state/manifests/nope.json', 1)).rejects.toThrow(
+      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(CheckpointError);
+      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(v0.manifestKey);
+      await expect(repository.load('state/manifests/nope.json', storeIds(1))).rejects.toThrow(
         /nope\.json is missing/,
       );
     });
@@ -329,9 +340,11 @@ describe('StateRepository', () => {
       const { root, repository, v0, stateFile } = await persistedVersion();
       const body = readFileSync(path.join(root, stateFile), 'utf8').split('\n').slice(1).join('\n');
       writeFileSync(path.join(root, stateFile), `null\n${body}`);
-      await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(`${stateFile} is corrupt`);
+      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(
+        `${stateFile} is corrupt`,
+      );
       writeFileSync(path.join(root, v0.manifestKey), 'null');
-      await expect(repository.load(v0.manifestKey, 1)).rejects.toThrow(
+      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(
         `${v0.manifestKey} is corrupt`,
       );
     });
@@ -343,7 +356,7 @@ describe('StateRepository', () => {
       const edited = stateFile.replace(/\/(\d)\//, (_, p: string) => `/${(Number(p) + 1) % 4}/`);
       expect(text).toContain(stateFile);
       writeFileSync(file, text.replace(stateFile, edited));
-      const error = await repository.load(v0.manifestKey, 1, 0).catch((e: unknown) => e);
+      const error = await repository.load(v0.manifestKey, storeIds(1), 0).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(
         `${v0.manifestKey} is corrupt (checksum mismatch)`,
@@ -352,7 +365,7 @@ describe('StateRepository', () => {
 
     it('refuses a manifest of another version than the commit that names it', async () => {
       const { repository, v0 } = await persistedVersion();
-      const error = await repository.load(v0.manifestKey, 1, 1).catch((e: unknown) => e);
+      const error = await repository.load(v0.manifestKey, storeIds(1), 1).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(
         `${v0.manifestKey} holds version 0 but commit 1 names it`,
@@ -362,25 +375,25 @@ describe('StateRepository', () => {
     it('still reads a manifest written before manifests were checksummed', async () => {
       const { root, repository, v0, stores } = await persistedVersion();
       writeFileSync(path.join(root, v0.manifestKey), JSON.stringify(v0.manifest));
-      const loaded = await repository.load(v0.manifestKey, 1, 0);
-      expect(contents(loaded.stores[0])).toEqual(contents(stores[0]));
+      const loaded = await repository.load(v0.manifestKey, storeIds(1), 0);
+      expect(contents(loaded.stores.get('0')!)).toEqual(contents(stores.get('0')!));
     });
 
     it("refuses a manifest reference or a state file reference that leads outside the store, such as another query's state", async () => {
       const parent = tempDir();
       const other = new StateRepository(new LocalDirectoryStore(path.join(parent, 'q2')), 4, 10);
-      const { manifest, stores } = await other.load(null, 1);
-      stores[0].put('k', 12345);
+      const { manifest, stores } = await other.load(null, storeIds(1));
+      stores.get('0')!.put('k', 12345);
       const theirs = await other.persist(0, 'a', manifest, stores);
       const ours = new LocalDirectoryStore(path.join(parent, 'q1'));
       const repository = new StateRepository(ours, 4, 10);
 
       const foreignManifest = `../q2/${theirs.manifestKey}`;
-      await expect(repository.load(foreignManifest, 1)).rejects.toThrow(
+      await expect(repository.load(foreignManifest, storeIds(1))).rejects.toThrow(
         `a commit record's state manifest holds the path "${foreignManifest}", which climbs out`,
       );
 
-      const p = stores[0].partitionOf('k');
+      const p = stores.get('0')!.partitionOf('k');
       const foreignFile = `../q2/${partitionFiles(theirs.manifest, p).deltas[0]}`;
       const operators = {
         0: theirs.manifest.operators[0].map((f, i) =>
@@ -391,19 +404,38 @@ describe('StateRepository', () => {
         'state/manifests/0-b.json',
         Buffer.from(JSON.stringify({ ...theirs.manifest, operators })),
       );
-      const error = await repository.load('state/manifests/0-b.json', 1).catch((e: unknown) => e);
+      const error = await repository
+        .load('state/manifests/0-b.json', storeIds(1))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnsafePathError);
       expect((error as Error).message).toContain(
-        `the state manifest of batch 0, operator 0 partition ${p} holds the path "${foreignFile}"`,
+        `the state manifest of batch 0, operator 0 store 'default' partition ${p} holds the path "${foreignFile}"`,
       );
     });
 
     it('refuses a manifest written with another partition count', async () => {
       const { objects, v0 } = await persistedVersion();
       const other = new StateRepository(objects, 8, 10);
-      const error = await other.load(v0.manifestKey, 1).catch((e: unknown) => e);
+      const error = await other.load(v0.manifestKey, storeIds(1)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toMatch(/has 4 partitions but the query uses 8/);
     });
+  });
+});
+
+describe('StateRepository with named stores', () => {
+  it("keeps each store's files apart and loads each store by its id", async () => {
+    const { root, repository } = setup(2);
+    const ids = [stateStoreId(0), stateStoreId(0, 'left'), stateStoreId(1, 'right')];
+    const { manifest, stores } = await repository.load(null, ids);
+    stores.get('0')!.put('k', 'default');
+    stores.get('0/left')!.put('k', 'left');
+    stores.get('1/right')!.put('k', 'right');
+    const v0 = await repository.persist(0, 'a', manifest, stores);
+    const dirs = new Set(filesUnder(root).map((f) => f.split('/').slice(0, -2).join('/')));
+    expect(dirs).toEqual(new Set(['state', 'state/0', 'state/0/left', 'state/1/right']));
+    const left = await repository.load(v0.manifestKey, [stateStoreId(0, 'left')], 0);
+    expect([...left.stores.keys()]).toEqual(['0/left']);
+    expect(contents(left.stores.get('0/left')!)).toEqual(new Map([['k', 'left']]));
   });
 });
