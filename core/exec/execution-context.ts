@@ -15,8 +15,10 @@ export interface StreamingExecution {
   /** The watermark in force for this batch (computed from earlier batches); undefined before any. */
   readonly watermarkMicros: number | undefined;
   readonly outputMode: OutputMode;
-  /** The state store of stateful operator `operatorId` at this batch's version. */
-  stateStore(operatorId: number): StateStore;
+  /** The state store `storeName` (default: `default`) of stateful operator `operatorId`, open at this batch's version. */
+  stateStore(operatorId: number, storeName?: string): StateStore;
+  /** The figures stateful operator `operatorId` reports for this batch (numRowsDroppedByWatermark, ...). */
+  operatorCounters(operatorId: number): BatchCounters;
   /** Max event time seen this batch, per watermark node (keyed by its operator id). */
   readonly eventTimeMax: Map<number, number>;
 }
@@ -32,4 +34,15 @@ export interface ExecutionContext {
 /** Adds `n` to counter `name`. */
 export function count(ctx: ExecutionContext, name: string, n = 1): void {
   ctx.counters[name] = (ctx.counters[name] ?? 0) + n;
+}
+
+/** Adds `n` to counter `name` of stateful operator `operatorId`. */
+export function countForOperator(
+  streaming: StreamingExecution,
+  operatorId: number,
+  name: string,
+  n = 1,
+): void {
+  const counters = streaming.operatorCounters(operatorId);
+  counters[name] = (counters[name] ?? 0) + n;
 }

@@ -15,6 +15,7 @@ import { ProjectExec } from './project-exec.js';
 import { ScanExec } from './scan-exec.js';
 import { SortExec } from './sort-exec.js';
 import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
+import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
 
@@ -22,7 +23,7 @@ import { WatermarkExec } from './watermark-exec.js';
 export interface PhysicalPlan {
   readonly root: PhysicalOperator;
   readonly watermarks: readonly WatermarkExec[];
-  readonly statefulOperators: readonly StatefulAggregateExec[];
+  readonly statefulOperators: readonly StatefulOperator[];
 }
 
 /**
@@ -35,7 +36,7 @@ export function planPhysical(
   clock: BatchClock,
 ): PhysicalPlan {
   const watermarks: WatermarkExec[] = [];
-  const statefulOperators: StatefulAggregateExec[] = [];
+  const statefulOperators: StatefulOperator[] = [];
   const build = (node: LogicalPlan): PhysicalOperator => {
     switch (node.kind) {
       case 'relation':

@@ -15,15 +15,26 @@ import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { ExecutionError } from '../errors.js';
 import { copyStateValue } from '../state/state-value.js';
+import type { OutputMode } from '../sinks/sink.js';
+import { DEFAULT_STORE_NAME } from '../state/state-store-id.js';
 import type { StateStore } from '../state/state-store.js';
 import { typeName } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
-import { count, type ExecutionContext, type StreamingExecution } from './execution-context.js';
+import {
+  count,
+  countForOperator,
+  type ExecutionContext,
+  type StreamingExecution,
+} from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
 import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+import type { StatefulOperator } from './stateful-operator.js';
 
 /** Runs an Aggregate node as a stateful streaming operator. */
-export class StatefulAggregateExec implements PhysicalOperator {
+export class StatefulAggregateExec implements StatefulOperator {
+  readonly operatorName = 'stateStoreSave';
+  /** One map from group key to the group's accumulators. */
+  readonly storeNames = [DEFAULT_STORE_NAME];
   private readonly grouping: Grouping;
   /** What the state holds: the grouping keys and aggregates, as the plan fingerprint records them. */
   readonly stateDescription: string;
@@ -47,9 +58,18 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const store = streaming.stateStore(this.operatorId);
     const lateBefore = streaming.outputMode === 'complete' ? undefined : streaming.watermarkMicros;
     const changed = this.fold(store, lateBefore, ctx);
-    count(ctx, 'stateRowsUpdated', changed.size);
-    for (const row of this.emit(store, changed, streaming, ctx)) consume(row);
-    count(ctx, 'stateRowsTotal', store.size);
+    for (const row of this.emit(store, changed, streaming)) consume(row);
+  }
+
+  /** In append and update modes a rising watermark closes groups, which a batch must evict (and emit). */
+  shouldRunAnotherBatch(
+    outputMode: OutputMode,
+    lastMicros: number | undefined,
+    nextMicros: number | undefined,
+  ): boolean {
+    if (outputMode === 'complete' || !this.grouping.eventTimeKey || nextMicros === undefined)
+      return false;
+    return lastMicros === undefined || nextMicros > lastMicros;
   }
 
   /** Folds the batch's rows into their groups, dropping those whose event time is <= `lateBefore`. */
@@ -87,7 +107,10 @@ export class StatefulAggregateExec implements PhysicalOperator {
       current = row;
       grouping.forEachKey(row, fold);
     });
-    if (late > 0) count(ctx, 'lateRowsDropped', late);
+    if (late > 0) {
+      count(ctx, 'lateRowsDropped', late);
+      countForOperator(ctx.streaming!, this.operatorId, 'numRowsDroppedByWatermark', late);
+    }
     for (const [key, group] of changed) store.put(key, group);
     return changed;
   }
@@ -96,7 +119,6 @@ export class StatefulAggregateExec implements PhysicalOperator {
     store: StateStore,
     changed: Map<string, Group>,
     streaming: StreamingExecution,
-    ctx: ExecutionContext,
   ): Row[] {
     const grouping = this.grouping;
     switch (streaming.outputMode) {
@@ -104,22 +126,16 @@ export class StatefulAggregateExec implements PhysicalOperator {
         return [...store.entries()].map(([, g]) => grouping.output(g as Group));
       case 'update': {
         const out = [...changed.values()].map((g) => grouping.output(g));
-        this.evictClosed(store, streaming.watermarkMicros, ctx);
+        this.evictClosed(store, streaming.watermarkMicros);
         return out;
       }
       case 'append':
-        return this.evictClosed(store, streaming.watermarkMicros, ctx).map((g) =>
-          grouping.output(g),
-        );
+        return this.evictClosed(store, streaming.watermarkMicros).map((g) => grouping.output(g));
     }
   }
 
   /** Removes the groups the watermark has closed and returns them. */
-  private evictClosed(
-    store: StateStore,
-    watermark: number | undefined,
-    ctx: ExecutionContext,
-  ): Group[] {
+  private evictClosed(store: StateStore, watermark: number | undefined): Group[] {
     if (watermark === undefined || !this.grouping.eventTimeKey) return [];
     const closed: [string, Group][] = [];
     for (const [key, value] of store.entries()) {
@@ -127,7 +143,6 @@ export class StatefulAggregateExec implements PhysicalOperator {
       if (t !== undefined && t <= watermark) closed.push([key, value as Group]);
     }
     for (const [key] of closed) store.remove(key);
-    count(ctx, 'stateRowsRemoved', closed.length);
     return closed.map(([, g]) => g);
   }
 }

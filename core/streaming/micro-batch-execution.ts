@@ -44,7 +44,8 @@ import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { type Offset, sameOffset, type Source } from '../sources/source.js';
 import type { BatchClock } from '../expr/scope.js';
-import { manifestEntry, stateStoreId } from '../state/state-store-id.js';
+import { BatchStateStores } from '../state/batch-state-stores.js';
+import { type StateStoreId, stateStoreId } from '../state/state-store-id.js';
 import {
   type StateManifest,
   StateRepository,
@@ -108,6 +109,8 @@ export class MicroBatchExecution {
   private readonly relations: Relation[];
   private readonly sources: Source[];
   private readonly repository: StateRepository;
+  /** Every state store of every stateful operator. */
+  private readonly storeIds: readonly StateStoreId[];
   private readonly clock: () => number;
   private cache: CachedState | undefined;
   private lease: Lease | undefined;
@@ -141,6 +144,9 @@ export class MicroBatchExecution {
       options.snapshotInterval,
     );
     this.clock = options.clock ?? Date.now;
+    this.storeIds = physical.statefulOperators.flatMap((op) =>
+      op.storeNames.map((name) => stateStoreId(op.operatorId, name)),
+    );
   }
 
   /** Opens the checkpoint (creating it on first start), checks that it belongs to this query, and opens the sink. */
@@ -243,7 +249,7 @@ export class MicroBatchExecution {
       const intent = await step('plan', () => this.planBatch(batchId, head, readAllAvailable));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
-      const result = await step('run', () => this.executeBatch(intent, state));
+      const result = await step('run', () => this.executeBatch(intent, head, state));
       const persisted = await step('persist', () => this.persistState(batchId, state));
       await step('sink', () =>
         this.options.sink.addBatch(
@@ -287,14 +293,20 @@ export class MicroBatchExecution {
     }
   }
 
-  /** True when the last committed batch advanced the watermark, so a batch without new data could still close windows. */
+  /**
+   * True when a stateful operator needs a batch without new data: the last committed batch moved
+   * the watermark, and at the new one the operator would evict state or emit rows.
+   */
   private needsNoDataBatch(
     head: CommitRecord | undefined,
     previous: OffsetIntent | undefined,
   ): boolean {
-    if (this.physical.statefulOperators.length === 0 || !head || head.nextWatermarkMicros === null)
-      return false;
-    return head.nextWatermarkMicros !== (previous?.watermarkMicros ?? null);
+    if (!head) return false;
+    const last = previous?.watermarkMicros ?? undefined;
+    const next = head.nextWatermarkMicros ?? undefined;
+    return this.physical.statefulOperators.some((op) =>
+      op.shouldRunAnotherBatch(this.options.outputMode, last, next),
+    );
   }
 
   /** Step 2: the intent of batch N, reused if it exists, else planned from the sources and written. */
@@ -356,13 +368,19 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const storeIds = this.physical.statefulOperators.map((op) => stateStoreId(op.operatorId));
-    const loaded = await this.repository.load(manifestKey, storeIds, head?.batchId);
+    const loaded = await this.repository.load(manifestKey, this.storeIds, head?.batchId);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
 
-  /** Step 4: reads the intent's ranges and runs the plan. */
-  private async executeBatch(intent: OffsetIntent, state: CachedState | undefined) {
+  /**
+   * Step 4: reads the intent's ranges and runs the plan, with the operators' state stores open at
+   * the head's version; they are committed when the plan has run, aborted when it throws.
+   */
+  private async executeBatch(
+    intent: OffsetIntent,
+    head: CommitRecord | undefined,
+    state: CachedState | undefined,
+  ) {
     const inputs = new Map<number, Row[]>();
     const sourceRows = await Promise.all(
       this.sources.map((s, i) =>
@@ -375,7 +393,11 @@ export class MicroBatchExecution {
     for (const r of this.relations) inputs.set(r.id, await r.scan());
     this.clockHolder.batchTimestampMicros = intent.batchTimestampMs * 1000;
     const counters: BatchCounters = {};
+    const operatorCounters = new Map<number, BatchCounters>();
     const eventTimeMax = new Map<number, number>();
+    const stores = state
+      ? new BatchStateStores(state.stores, this.storeIds, head?.batchId ?? -1)
+      : undefined;
     const ctx: ExecutionContext = {
       inputs,
       counters,
@@ -383,12 +405,23 @@ export class MicroBatchExecution {
         batchId: intent.batchId,
         watermarkMicros: intent.watermarkMicros ?? undefined,
         outputMode: this.options.outputMode,
-        stateStore: (op) => state!.stores.get(manifestEntry(stateStoreId(op)))!,
+        stateStore: (op, storeName) => stores!.store(op, storeName),
+        operatorCounters: (op) => {
+          if (!operatorCounters.has(op)) operatorCounters.set(op, {});
+          return operatorCounters.get(op)!;
+        },
         eventTimeMax,
       },
     };
-    const output = collectRows(this.physical.root, ctx);
-    return { output, counters, eventTimeMax, sourceRows: sourceRows.map((r) => r.length) };
+    try {
+      const output = collectRows(this.physical.root, ctx);
+      stores?.commit();
+      const sourceCounts = sourceRows.map((r) => r.length);
+      return { output, counters, operatorCounters, stores, eventTimeMax, sourceRows: sourceCounts };
+    } catch (e) {
+      stores?.abort();
+      throw e;
+    }
   }
 
   /** Step 5: writes this version's changed partitions. */
@@ -453,6 +486,8 @@ export class MicroBatchExecution {
     intent: OffsetIntent,
     result: {
       counters: BatchCounters;
+      operatorCounters: Map<number, BatchCounters>;
+      stores: BatchStateStores | undefined;
       eventTimeMax: Map<number, number>;
       sourceRows: number[];
       output: Row[];
@@ -482,9 +517,10 @@ export class MicroBatchExecution {
       },
       stateOperators: this.physical.statefulOperators.map((op) => ({
         operatorId: op.operatorId,
-        numRowsTotal: c.stateRowsTotal ?? 0,
-        numRowsUpdated: c.stateRowsUpdated ?? 0,
-        numRowsRemoved: c.stateRowsRemoved ?? 0,
+        operatorName: op.operatorName,
+        ...result.stores!.metrics(op.operatorId),
+        numRowsDroppedByWatermark:
+          result.operatorCounters.get(op.operatorId)?.numRowsDroppedByWatermark ?? 0,
       })),
       stateLoad,
       stateBytesWritten,

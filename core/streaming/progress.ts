@@ -30,12 +30,19 @@ export interface SourceProgress {
   readonly warnings?: readonly string[];
 }
 
-/** Progress of one stateful operator in one batch. */
+/** Progress of one stateful operator in one batch, summed over its state stores (Spark's names). */
 export interface StateOperatorProgress {
   readonly operatorId: number;
+  /** e.g. `stateStoreSave` for an aggregation. */
+  readonly operatorName: string;
+  /** Keys held after the batch. */
   readonly numRowsTotal: number;
+  /** Keys the batch wrote. */
   readonly numRowsUpdated: number;
+  /** Keys the batch removed (evicted by the watermark, for an aggregation). */
   readonly numRowsRemoved: number;
+  /** Input rows the operator dropped as later than the watermark. */
+  readonly numRowsDroppedByWatermark: number;
 }
 
 /** Everything a batch reports. */

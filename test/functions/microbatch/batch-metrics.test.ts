@@ -31,7 +31,16 @@ function progress(changes: Partial<StreamingQueryProgress> = {}): StreamingQuery
       triggerExecution: 250,
     },
     eventTime: { watermark: '2026-01-01 10:05:00', max: '2026-01-01 10:20:00' },
-    stateOperators: [{ operatorId: 0, numRowsTotal: 37, numRowsUpdated: 12, numRowsRemoved: 5 }],
+    stateOperators: [
+      {
+        operatorId: 0,
+        operatorName: 'stateStoreSave',
+        numRowsTotal: 37,
+        numRowsUpdated: 12,
+        numRowsRemoved: 5,
+        numRowsDroppedByWatermark: 7,
+      },
+    ],
     stateLoad: 'warm',
     stateBytesWritten: 2_048,
     lateRowsDropped: 7,
