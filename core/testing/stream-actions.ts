@@ -127,8 +127,7 @@ export function assertNumStateRows(
       const last = stream.lastProgress;
       if (!last) return 'no batch has run, so no state store reports rows.';
       const totals = last.stateOperators.map((o) => o.numRowsTotal);
-      const since = stream.progress.slice(stateRowsCheckedThrough.get(stream) ?? 0);
-      stateRowsCheckedThrough.set(stream, stream.progress.length);
+      const since = stream.takeProgressSinceStateCheck();
       const updates = last.stateOperators.map((_, op) =>
         since.reduce((n, p) => n + (p.stateOperators[op]?.numRowsUpdated ?? 0), 0),
       );
@@ -146,9 +145,6 @@ export function assertNumStateRows(
     },
   };
 }
-
-/** Per stream, how many progress records earlier assertNumStateRows actions have counted. */
-const stateRowsCheckedThrough = new WeakMap<StreamUnderTest, number>();
 
 /** Stops the stream after its batch in flight; the checkpoint stays for startStream. */
 export function stopStream(): StreamAction {

@@ -51,6 +51,8 @@ export class StreamUnderTest {
   private query: StreamingQuery | undefined;
   private crashStep: BatchStep | undefined;
   private failure: { readonly error: unknown } | undefined;
+  /** How many progress records assertNumStateRows has counted so far. */
+  private stateCheckedThrough = 0;
 
   constructor(
     readonly df: DataFrame,
@@ -72,6 +74,13 @@ export class StreamUnderTest {
   /** The progress of the last committed batch of any run. */
   get lastProgress(): StreamingQueryProgress | undefined {
     return this.progress[this.progress.length - 1];
+  }
+
+  /** The progress of the batches since the previous call (all batches at the first). */
+  takeProgressSinceStateCheck(): StreamingQueryProgress[] {
+    const since = this.progress.slice(this.stateCheckedThrough);
+    this.stateCheckedThrough = this.progress.length;
+    return since;
   }
 
   /** Starts a run on the checkpoint and processes what is available (recovering a crashed batch first). */
