@@ -8,6 +8,7 @@
  */
 import type { MemoryStream } from '../sources/memory-stream.js';
 import type { BatchStep } from '../streaming/micro-batch-execution.js';
+import type { StructType } from '../types/data-types.js';
 import type { RowObject } from '../types/row.js';
 import { rowDifference, rowText } from './row-text.js';
 import { InjectedCrash } from './stream-test-failure.js';
@@ -15,8 +16,8 @@ import type { StartStreamOptions, StreamUnderTest } from './stream-under-test.js
 
 /** One step of a stream test. */
 export interface StreamAction {
-  /** How the action reads in a failure report, e.g. `checkAnswer(2 rows)`. */
-  readonly description: string;
+  /** How the action reads in a failure report of `stream`, e.g. `checkAnswer(2 rows)`. */
+  describe(stream: StreamUnderTest): string;
   /**
    * True when the action needs the stream to have been started: testStream starts it before the
    * first such action unless a startStream comes earlier.
@@ -38,16 +39,16 @@ export type FailureMatcher =
 const ROWS_SHOWN = 3;
 
 /** `3 rows` or the rows themselves when there are few. */
-function rowsText(rows: readonly RowObject[]): string {
+function rowsText(rows: readonly RowObject[], schema: StructType): string {
   if (rows.length === 0) return 'no rows';
   if (rows.length > ROWS_SHOWN) return `${rows.length} rows`;
-  return rows.map(rowText).join(', ');
+  return rows.map((r) => rowText(r, schema)).join(', ');
 }
 
 /** Adds rows to a memory stream (all at once: they are one batch's data unless a batch runs between). */
 export function addData(stream: MemoryStream, rows: readonly RowObject[]): StreamAction {
   return {
-    description: `addData(${stream.description}, ${rowsText(rows)})`,
+    describe: () => `addData(${stream.description}, ${rowsText(rows, stream.schema)})`,
     needsStream: false,
     async run() {
       stream.addData(rows);
@@ -59,7 +60,7 @@ export function addData(stream: MemoryStream, rows: readonly RowObject[]): Strea
 /** Runs batches until every row available now is processed and the windows it closes are emitted. */
 export function processAllAvailable(): StreamAction {
   return {
-    description: 'processAllAvailable()',
+    describe: () => 'processAllAvailable()',
     needsStream: true,
     async run(stream) {
       if (!stream.isRunning) return 'the stream is not running; startStream() first.';
@@ -72,11 +73,11 @@ export function processAllAvailable(): StreamAction {
 /** Processes what is available, then checks the sink's whole content (order ignored, duplicates counted). */
 export function checkAnswer(rows: readonly RowObject[]): StreamAction {
   return {
-    description: `checkAnswer(${rowsText(rows)})`,
+    describe: (s) => `checkAnswer(${rowsText(rows, s.df.plan.schema)})`,
     needsStream: true,
     async run(stream) {
       if (stream.isRunning) await stream.processAllAvailable();
-      return differenceText('the sink', stream.sink.content(), rows);
+      return differenceText('the sink', stream.sink.content(), rows, stream.df.plan.schema);
     },
   };
 }
@@ -84,13 +85,13 @@ export function checkAnswer(rows: readonly RowObject[]): StreamAction {
 /** Processes what is available, then checks the rows of the last batch the sink received. */
 export function checkLastBatch(rows: readonly RowObject[]): StreamAction {
   return {
-    description: `checkLastBatch(${rowsText(rows)})`,
+    describe: (s) => `checkLastBatch(${rowsText(rows, s.df.plan.schema)})`,
     needsStream: true,
     async run(stream) {
       if (stream.isRunning) await stream.processAllAvailable();
       const last = stream.sink.lastBatch();
       if (!last) return rows.length === 0 ? undefined : 'the sink has received no batch.';
-      return differenceText(`batch ${last.batchId}`, last.rows, rows);
+      return differenceText(`batch ${last.batchId}`, last.rows, rows, stream.df.plan.schema);
     },
   };
 }
@@ -99,8 +100,9 @@ function differenceText(
   what: string,
   actual: readonly RowObject[],
   expected: readonly RowObject[],
+  schema: StructType,
 ): string | undefined {
-  const { missing, unexpected } = rowDifference(actual, expected);
+  const { missing, unexpected } = rowDifference(actual, expected, schema);
   if (missing.length === 0 && unexpected.length === 0) return undefined;
   const lines = [`${what} holds ${actual.length} rows where ${expected.length} were expected.`];
   if (missing.length > 0) lines.push('missing:', ...missing.map((r) => `  ${r}`));
@@ -120,7 +122,8 @@ export function assertNumStateRows(
 ): StreamAction {
   const perOperator = (n: number | readonly number[]) => (typeof n === 'number' ? [n] : [...n]);
   return {
-    description: `assertNumStateRows(${String(total)}${updated === undefined ? '' : `, ${String(updated)}`})`,
+    describe: () =>
+      `assertNumStateRows(${String(total)}${updated === undefined ? '' : `, ${String(updated)}`})`,
     needsStream: true,
     async run(stream) {
       if (stream.isRunning) await stream.processAllAvailable();
@@ -149,7 +152,7 @@ export function assertNumStateRows(
 /** Stops the stream after its batch in flight; the checkpoint stays for startStream. */
 export function stopStream(): StreamAction {
   return {
-    description: 'stopStream()',
+    describe: () => 'stopStream()',
     needsStream: true,
     async run(stream) {
       if (!stream.isRunning) return 'the stream is not running.';
@@ -166,7 +169,7 @@ export function stopStream(): StreamAction {
 export function startStream(options: StartStreamOptions = {}): StreamAction {
   const given = Object.keys(options.writerOptions ?? {}).length > 0;
   return {
-    description: `startStream(${given ? JSON.stringify(options.writerOptions) : ''})`,
+    describe: () => `startStream(${given ? JSON.stringify(options.writerOptions) : ''})`,
     needsStream: false,
     startsStream: true,
     async run(stream) {
@@ -180,7 +183,7 @@ export function startStream(options: StartStreamOptions = {}): StreamAction {
 /** Moves the manual clock forward: batches planned from now on have this processing time. */
 export function advanceClock(ms: number): StreamAction {
   return {
-    description: `advanceClock(${ms} ms)`,
+    describe: () => `advanceClock(${ms} ms)`,
     needsStream: false,
     async run(stream) {
       stream.clock.advance(ms);
@@ -196,7 +199,7 @@ export function advanceClock(ms: number): StreamAction {
  */
 export function crashAfter(step: BatchStep): StreamAction {
   return {
-    description: `crashAfter('${step}')`,
+    describe: () => `crashAfter('${step}')`,
     needsStream: true,
     async run(stream) {
       if (!stream.isRunning) return 'the stream is not running; startStream() first.';
@@ -221,7 +224,7 @@ export function crashAfter(step: BatchStep): StreamAction {
  */
 export function expectFailure(matcher: FailureMatcher): StreamAction {
   return {
-    description: `expectFailure(${matcherText(matcher)})`,
+    describe: () => `expectFailure(${matcherText(matcher)})`,
     needsStream: true,
     expectsFailure: true,
     async run(stream) {
@@ -272,7 +275,7 @@ export function execute(
   fn: (stream: StreamUnderTest) => void | string | Promise<void | string>,
 ): StreamAction {
   return {
-    description: `execute(${description})`,
+    describe: () => `execute(${description})`,
     needsStream: false,
     async run(stream) {
       return (await fn(stream)) ?? undefined;

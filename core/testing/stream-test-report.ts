@@ -22,11 +22,11 @@ export function failureReport(
   stream: StreamUnderTest,
 ): string {
   return [
-    `Stream test failed at action ${failedAt + 1} of ${actions.length}, ${actions[failedAt].description}:`,
+    `Stream test failed at action ${failedAt + 1} of ${actions.length}, ${actions[failedAt].describe(stream)}:`,
     problem,
     '',
     '== Actions ==',
-    ...actionLines(actions, failedAt),
+    ...actionLines(actions, failedAt, stream),
     '',
     '== Stream ==',
     `output mode: ${stream.outputMode}`,
@@ -45,10 +45,14 @@ export function failureReport(
   ].join('\n');
 }
 
-function actionLines(actions: readonly StreamAction[], failedAt: number): string[] {
+function actionLines(
+  actions: readonly StreamAction[],
+  failedAt: number,
+  stream: StreamUnderTest,
+): string[] {
   return actions.map(
     (a, i) =>
-      `${i === failedAt ? FAILED_ACTION_MARKER : ' '.repeat(FAILED_ACTION_MARKER.length)} ${a.description}`,
+      `${i === failedAt ? FAILED_ACTION_MARKER : ' '.repeat(FAILED_ACTION_MARKER.length)} ${a.describe(stream)}`,
   );
 }
 
@@ -60,7 +64,7 @@ function sinkLines(stream: StreamUnderTest): string[] {
   for (const batch of batches) {
     lines.push(`batch ${batch.batchId}: ${batch.rows.length} rows`);
     for (const row of batch.rows) {
-      if (shown++ < SINK_ROWS_SHOWN) lines.push(`  ${rowText(row)}`);
+      if (shown++ < SINK_ROWS_SHOWN) lines.push(`  ${rowText(row, stream.df.plan.schema)}`);
     }
   }
   if (shown > SINK_ROWS_SHOWN) lines.push(`... and ${shown - SINK_ROWS_SHOWN} more rows`);
