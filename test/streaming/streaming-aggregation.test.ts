@@ -164,30 +164,24 @@ describe('the watermark of several watermarked inputs', () => {
 });
 
 describe('watermark delays', () => {
-  async function watermarkAfterOneEvent(delay: string): Promise<string | undefined> {
-    const session = new SluiceSession();
-    const { events, counts } = windowedCounts(session, delay);
-    const query = await counts.writeStream
-      .outputMode('update')
-      .format('memory')
-      .queryName('wd')
-      .start();
-    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u1' }]);
-    await query.processAllAvailable();
-    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u2' }]);
-    await query.processAllAvailable();
-    await query.stop();
-    return query.lastProgress!.eventTime.watermark;
+  /** Checks the watermark of the batch after one event at 10:00, in update mode. */
+  async function expectWatermarkAfterOneEvent(delay: string, expected: string): Promise<void> {
+    const { events, counts } = windowedCounts(new SluiceSession(), delay);
+    await testStream(counts, 'update')(
+      addData(events, [{ ts: at('10:00:00'), category: 'books', user: 'u1' }]),
+      processAllAvailable(),
+      addData(events, [{ ts: at('10:00:00'), category: 'books', user: 'u2' }]),
+      processAllAvailable(),
+      watermarkIs(expected),
+    );
   }
 
   it('takes a month as 31 days, as Spark does', async () => {
-    expect(await watermarkAfterOneEvent('1 month')).toBe('2025-12-01 10:00:00');
+    await expectWatermarkAfterOneEvent('1 month', '2025-12-01 10:00:00');
   });
 
   it("takes Spark's quoted SQL interval literals", async () => {
-    expect(await watermarkAfterOneEvent("INTERVAL '1:30' HOUR TO MINUTE")).toBe(
-      '2026-01-01 08:30:00',
-    );
+    await expectWatermarkAfterOneEvent("INTERVAL '1:30' HOUR TO MINUTE", '2026-01-01 08:30:00');
   });
 
   it('refuses a negative delay, naming the column', () => {
