@@ -29,6 +29,7 @@ import {
   statelessFileSink,
   updateAggregation,
   windowedCountAppend,
+  windowedCountCrashed,
 } from '../fixtures/golden-checkpoints/golden-queries.js';
 import { writeJsonLines } from '../support/files.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -141,6 +142,27 @@ describe('a golden checkpoint of the windowed count in append mode', () => {
       window: { start: micros('10:20'), end: micros('10:30') },
       category: 'a',
       count: 2,
+    });
+  });
+});
+
+describe('a golden checkpoint of the windowed count killed in the middle of a batch', () => {
+  it('re-runs the batch from the intent the old version wrote, then goes on: every closed window once', async () => {
+    const dirs = copyOf(windowedCountCrashed);
+    // arrives after the crash: the re-run batch 8 must not read it, its intent lists 004.json only
+    addSourceFile(dirs, '005.json', [event('11:30', 'z')]);
+    const { progress } = await restart(windowedCountCrashed, dirs);
+    expect(progress[0].batchId).toBe(8);
+    expect(progress[0].sources[0].numInputRows).toBe(2);
+    expect(progress.reduce((n, p) => n + p.numInputRows, 0)).toBe(3);
+    const closed = (await batchResult(windowedCountCrashed, dirs)).filter(
+      (r) => (r.window as { end: number }).end <= micros('11:20'),
+    );
+    expect(sortedRows(await sinkOutput(dirs, WINDOWED_OUTPUT))).toEqual(sortedRows(closed));
+    expect(closed).toContainEqual({
+      window: { start: micros('10:50'), end: micros('11:00') },
+      category: 'a',
+      count: 1,
     });
   });
 });
