@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   col,
@@ -323,5 +325,16 @@ describe('a failed check reports what the stream did', () => {
     );
     const stopped = await failureOf(testStream(counts, 'update')(stopStream(), stopStream()));
     expect(stopped.message).toContain('stopStream():\nthe stream is not running.');
+  });
+});
+
+describe('the stream-test DSL is part of the product', () => {
+  it('imports no test framework, so any runner (or none) can use it', () => {
+    const dir = fileURLToPath(new URL('../../core/testing/', import.meta.url));
+    const imports = readdirSync(dir).flatMap((file) =>
+      [...readFileSync(`${dir}${file}`, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]),
+    );
+    expect(imports).toContain('./stream-actions.js');
+    expect(imports.filter((i) => !i.startsWith('.') && !i.startsWith('node:'))).toEqual([]);
   });
 });
