@@ -135,6 +135,23 @@ describe('testStream checks a query as a script of actions', () => {
       checkLastBatch([{ v: 2, t: 6_000_000 }]),
     );
   });
+
+  it('a batch re-run after a crash keeps the processing time its intent fixed, whatever the clock says', async () => {
+    const session = new SluiceSession();
+    const values = session.memoryStream('v INT');
+    const stamped = session.readStream
+      .memory(values)
+      .select(col('v'), current_timestamp().alias('t'));
+    await testStream(stamped, 'append', { startTimeMs: 1_000 })(
+      addData(values, [{ v: 1 }]),
+      crashAfter('plan'), // the intent of batch 0 is written, at 1 s
+      advanceClock(60_000),
+      startStream(),
+      checkLastBatch([{ v: 1, t: 1_000_000 }]),
+      addData(values, [{ v: 2 }]),
+      checkLastBatch([{ v: 2, t: 61_000_000 }]),
+    );
+  });
 });
 
 describe('crashAfter aborts the next batch at a protocol step, and startStream recovers it', () => {
