@@ -41,6 +41,7 @@ export class DataStreamWriter {
   private stepHook?: (step: BatchStep, batchId: number) => void;
   private backend?: CheckpointBackend;
   private progressHook?: (p: StreamingQueryProgress) => void;
+  private processingClock?: () => number;
 
   constructor(private readonly df: DataFrame) {}
 
@@ -117,6 +118,15 @@ export class DataStreamWriter {
   }
 
   /**
+   * Where batches read their processing time (ms since the epoch; default the system clock): the
+   * batch timestamp each intent fixes and `current_timestamp()` returns. Tests give a manual clock.
+   */
+  clock(clock: () => number): this {
+    this.processingClock = clock;
+    return this;
+  }
+
+  /**
    * Checks the query, opens its checkpoint and starts running batches in the background. `path` is
    * the location of a file-based sink (the same as option('path', path)).
    */
@@ -163,6 +173,7 @@ export class DataStreamWriter {
       ),
       queryName: this.name,
       afterStep: this.stepHook,
+      clock: this.processingClock,
     });
   }
 

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { col, count, SluiceSession, sum, window } from '../../core/index.js';
 import { UnsupportedOperationError } from '../../core/errors.js';
+import {
+  addData,
+  checkAnswer,
+  checkLastBatch,
+  execute,
+  processAllAvailable,
+  type StreamAction,
+  testStream,
+} from '../../core/testing/index.js';
 import { at, clickSchema } from '../support/events.js';
-import { tempDir } from '../support/temp-dir.js';
 
 function windowedCounts(session: SluiceSession, watermark = '15 minutes') {
   const events = session.memoryStream(clickSchema, 'clicks');
@@ -14,83 +22,74 @@ function windowedCounts(session: SluiceSession, watermark = '15 minutes') {
   return { events, counts };
 }
 
-type Out = { window: { start: number; end: number }; category: string; n: number };
+/** The output row of the 10-minute window that starts at `start` (hh:mm), for `category`. */
+function windowCount(start: string, category: string, n: number) {
+  const startMicros = at(`${start}:00`);
+  return { window: { start: startMicros, end: startMicros + 10 * 60_000_000 }, category, n };
+}
 
-function sorted(rows: Record<string, unknown>[]): string[] {
-  return (rows as Out[])
-    .map(
-      (r) => `${new Date(r.window.start / 1000).toISOString().slice(11, 16)} ${r.category} ${r.n}`,
-    )
-    .sort();
+/** Checks the late rows dropped over every batch so far. */
+function lateRowsDropped(expected: number): StreamAction {
+  return execute(`${expected} late rows dropped`, (s) => {
+    const dropped = s.progress.reduce((n, p) => n + p.lateRowsDropped, 0);
+    return dropped === expected ? undefined : `${dropped} late rows were dropped`;
+  });
+}
+
+/** Checks the watermark the last batch ran under. */
+function watermarkIs(expected: string): StreamAction {
+  return execute(`the watermark is ${expected}`, (s) => {
+    const watermark = s.lastProgress?.eventTime.watermark;
+    return watermark === expected ? undefined : `the watermark is ${String(watermark)}`;
+  });
 }
 
 describe('streaming aggregation in append mode', () => {
   it('emits a window only after the watermark passes its end, exactly once', async () => {
-    const session = new SluiceSession();
-    const { events, counts } = windowedCounts(session);
-    const query = await counts.writeStream
-      .outputMode('append')
-      .format('memory')
-      .queryName('a1')
-      .start();
-
-    events.addData([
-      { ts: at('10:01:00'), category: 'books', user: 'u1' },
-      { ts: at('10:05:00'), category: 'books', user: 'u2' },
-      { ts: at('10:07:00'), category: 'games', user: 'u3' },
-    ]);
-    await query.processAllAvailable();
-    expect(await session.table('a1').collect()).toEqual([]);
-
-    // max event time 10:40 -> watermark 10:25 closes [10:00, 10:10) (end 10:10 <= 10:25)
-    events.addData([{ ts: at('10:40:00'), category: 'books', user: 'u4' }]);
-    await query.processAllAvailable();
-    expect(sorted(await session.table('a1').collect())).toEqual(['10:00 books 2', '10:00 games 1']);
-    await query.stop();
+    const { events, counts } = windowedCounts(new SluiceSession());
+    await testStream(counts, 'append')(
+      addData(events, [
+        { ts: at('10:01:00'), category: 'books', user: 'u1' },
+        { ts: at('10:05:00'), category: 'books', user: 'u2' },
+        { ts: at('10:07:00'), category: 'games', user: 'u3' },
+      ]),
+      checkAnswer([]),
+      // max event time 10:40 -> watermark 10:25 closes [10:00, 10:10) (end 10:10 <= 10:25)
+      addData(events, [{ ts: at('10:40:00'), category: 'books', user: 'u4' }]),
+      checkAnswer([windowCount('10:00', 'books', 2), windowCount('10:00', 'games', 1)]),
+    );
   });
 
   it('drops rows whose window the watermark has closed and counts them in progress', async () => {
-    const session = new SluiceSession();
-    const { events, counts } = windowedCounts(session);
-    const query = await counts.writeStream
-      .outputMode('append')
-      .format('memory')
-      .queryName('a2')
-      .start();
-    events.addData([{ ts: at('11:00:00'), category: 'books', user: 'u1' }]);
-    await query.processAllAvailable(); // watermark becomes 10:45
-    events.addData([
-      { ts: at('10:30:00'), category: 'books', user: 'late' }, // window ends 10:40 <= 10:45: dropped
-      { ts: at('10:46:00'), category: 'books', user: 'ok' }, // window [10:40,10:50) still open
-    ]);
-    await query.processAllAvailable();
-    const dropped = query.recentProgress.reduce((n, p) => n + p.lateRowsDropped, 0);
-    expect(dropped).toBe(1);
-    events.addData([{ ts: at('12:00:00'), category: 'x', user: 'u9' }]);
-    await query.processAllAvailable();
-    expect(sorted(await session.table('a2').collect())).toEqual(['10:40 books 1', '11:00 books 1']);
-    await query.stop();
+    const { events, counts } = windowedCounts(new SluiceSession());
+    await testStream(counts, 'append')(
+      addData(events, [{ ts: at('11:00:00'), category: 'books', user: 'u1' }]),
+      processAllAvailable(), // the watermark becomes 10:45
+      addData(events, [
+        { ts: at('10:30:00'), category: 'books', user: 'late' }, // window ends 10:40 <= 10:45: dropped
+        { ts: at('10:46:00'), category: 'books', user: 'ok' }, // window [10:40,10:50) still open
+      ]),
+      processAllAvailable(),
+      lateRowsDropped(1),
+      addData(events, [{ ts: at('12:00:00'), category: 'x', user: 'u9' }]),
+      checkAnswer([windowCount('10:40', 'books', 1), windowCount('11:00', 'books', 1)]),
+    );
   });
 
   it('runs a no-data batch so that a window closes without waiting for the next event', async () => {
-    const session = new SluiceSession();
-    const { events, counts } = windowedCounts(session, '0 seconds');
-    const query = await counts.writeStream
-      .outputMode('append')
-      .format('memory')
-      .queryName('a3')
-      .start();
-    events.addData([
-      { ts: at('10:01:00'), category: 'books', user: 'u1' },
-      { ts: at('10:12:00'), category: 'books', user: 'u2' },
-    ]);
-    await query.processAllAvailable();
-    // batch 0 computed watermark 10:12; batch 1 (no data) emitted [10:00, 10:10)
-    expect(sorted(await session.table('a3').collect())).toEqual(['10:00 books 1']);
-    const last = query.lastProgress!;
-    expect(last.numInputRows).toBe(0);
-    expect(last.sink.numOutputRows).toBe(1);
-    await query.stop();
+    const { events, counts } = windowedCounts(new SluiceSession(), '0 seconds');
+    await testStream(counts, 'append')(
+      addData(events, [
+        { ts: at('10:01:00'), category: 'books', user: 'u1' },
+        { ts: at('10:12:00'), category: 'books', user: 'u2' },
+      ]),
+      // batch 0 computed watermark 10:12; batch 1 (no data) emitted [10:00, 10:10)
+      checkLastBatch([windowCount('10:00', 'books', 1)]),
+      execute('the last batch read no rows', (s) =>
+        s.lastProgress?.numInputRows === 0 ? undefined : 'it read some',
+      ),
+      checkAnswer([windowCount('10:00', 'books', 1)]),
+    );
   });
 });
 
@@ -99,29 +98,18 @@ describe('streaming aggregation in update and complete modes', () => {
     const session = new SluiceSession();
     const events = session.memoryStream(clickSchema);
     const counts = session.readStream.memory(events).groupBy('category').agg(count().alias('n'));
-    const batches: Record<string, unknown>[][] = [];
-    const query = await counts.writeStream
-      .outputMode('update')
-      .foreachBatch((rows) => {
-        batches.push(rows);
-      })
-      .option('checkpointLocation', tempDir())
-      .start();
-    events.addData([
-      { ts: at('10:00:00'), category: 'a', user: 'u' },
-      { ts: at('10:00:00'), category: 'b', user: 'u' },
-    ]);
-    await query.processAllAvailable();
-    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
-    await query.processAllAvailable();
-    await query.stop();
-    expect(batches).toEqual([
-      expect.arrayContaining([
+    await testStream(counts, 'update')(
+      addData(events, [
+        { ts: at('10:00:00'), category: 'a', user: 'u' },
+        { ts: at('10:00:00'), category: 'b', user: 'u' },
+      ]),
+      checkLastBatch([
         { category: 'a', n: 1 },
         { category: 'b', n: 1 },
       ]),
-      [{ category: 'a', n: 2 }],
-    ]);
+      addData(events, [{ ts: at('10:00:00'), category: 'a', user: 'u' }]),
+      checkLastBatch([{ category: 'a', n: 2 }]),
+    );
   });
 
   it('complete mode rewrites the whole result every batch', async () => {
@@ -131,24 +119,22 @@ describe('streaming aggregation in update and complete modes', () => {
       .memory(events)
       .groupBy('category')
       .agg(sum('amount').alias('total'));
-    const query = await totals.writeStream
-      .outputMode('complete')
-      .format('memory')
-      .queryName('c1')
-      .start();
-    events.addData([
-      { category: 'a', amount: 1 },
-      { category: 'b', amount: 2 },
-    ]);
-    await query.processAllAvailable();
-    events.addData([{ category: 'a', amount: 10 }]);
-    await query.processAllAvailable();
-    const rows = await session.table('c1').orderBy('category').collect();
-    expect(rows).toEqual([
-      { category: 'a', total: 11 },
-      { category: 'b', total: 2 },
-    ]);
-    await query.stop();
+    await testStream(totals, 'complete')(
+      addData(events, [
+        { category: 'a', amount: 1 },
+        { category: 'b', amount: 2 },
+      ]),
+      processAllAvailable(),
+      addData(events, [{ category: 'a', amount: 10 }]),
+      checkLastBatch([
+        { category: 'a', total: 11 },
+        { category: 'b', total: 2 },
+      ]),
+      checkAnswer([
+        { category: 'a', total: 11 },
+        { category: 'b', total: 2 },
+      ]),
+    );
   });
 });
 
@@ -163,51 +149,39 @@ describe('the watermark of several watermarked inputs', () => {
       .union(session.readStream.memory(right).withWatermark('ts', '0 seconds'))
       .groupBy(window(col('ts'), '10 minutes'), col('category'))
       .agg(count().alias('n'));
-    const query = await counts.writeStream
-      .outputMode('append')
-      .format('memory')
-      .queryName('two-inputs')
-      .start();
-    left.addData([
-      { ts: at('10:01:00'), category: 'books', user: 'u1' },
-      { ts: at('10:12:00'), category: 'books', user: 'u2' },
-    ]);
-    await query.processAllAvailable();
-    expect(await session.table('two-inputs').collect()).toEqual([]);
-    expect(query.lastProgress!.eventTime.watermark).toBe('1970-01-01 00:00:00');
-
-    right.addData([{ ts: at('10:15:00'), category: 'games', user: 'u3' }]);
-    await query.processAllAvailable(); // watermark min(10:12, 10:15) = 10:12 closes [10:00, 10:10)
-    expect(sorted(await session.table('two-inputs').collect())).toEqual(['10:00 books 1']);
-    await query.stop();
+    await testStream(counts, 'append')(
+      addData(left, [
+        { ts: at('10:01:00'), category: 'books', user: 'u1' },
+        { ts: at('10:12:00'), category: 'books', user: 'u2' },
+      ]),
+      checkAnswer([]),
+      watermarkIs('1970-01-01 00:00:00'),
+      // the watermark min(10:12, 10:15) = 10:12 closes [10:00, 10:10)
+      addData(right, [{ ts: at('10:15:00'), category: 'games', user: 'u3' }]),
+      checkAnswer([windowCount('10:00', 'books', 1)]),
+    );
   });
 });
 
 describe('watermark delays', () => {
-  async function watermarkAfterOneEvent(delay: string): Promise<string | undefined> {
-    const session = new SluiceSession();
-    const { events, counts } = windowedCounts(session, delay);
-    const query = await counts.writeStream
-      .outputMode('update')
-      .format('memory')
-      .queryName('wd')
-      .start();
-    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u1' }]);
-    await query.processAllAvailable();
-    events.addData([{ ts: at('10:00:00'), category: 'books', user: 'u2' }]);
-    await query.processAllAvailable();
-    await query.stop();
-    return query.lastProgress!.eventTime.watermark;
+  /** Checks the watermark of the batch after one event at 10:00, in update mode. */
+  async function expectWatermarkAfterOneEvent(delay: string, expected: string): Promise<void> {
+    const { events, counts } = windowedCounts(new SluiceSession(), delay);
+    await testStream(counts, 'update')(
+      addData(events, [{ ts: at('10:00:00'), category: 'books', user: 'u1' }]),
+      processAllAvailable(),
+      addData(events, [{ ts: at('10:00:00'), category: 'books', user: 'u2' }]),
+      processAllAvailable(),
+      watermarkIs(expected),
+    );
   }
 
   it('takes a month as 31 days, as Spark does', async () => {
-    expect(await watermarkAfterOneEvent('1 month')).toBe('2025-12-01 10:00:00');
+    await expectWatermarkAfterOneEvent('1 month', '2025-12-01 10:00:00');
   });
 
   it("takes Spark's quoted SQL interval literals", async () => {
-    expect(await watermarkAfterOneEvent("INTERVAL '1:30' HOUR TO MINUTE")).toBe(
-      '2026-01-01 08:30:00',
-    );
+    await expectWatermarkAfterOneEvent("INTERVAL '1:30' HOUR TO MINUTE", '2026-01-01 08:30:00');
   });
 
   it('refuses a negative delay, naming the column', () => {
@@ -220,25 +194,16 @@ describe('watermark delays', () => {
 
 describe('complete mode ignores the watermark', () => {
   it('keeps counting rows of windows the watermark has passed, since complete mode never evicts state', async () => {
-    const session = new SluiceSession();
-    const { events, counts } = windowedCounts(session, '5 minutes');
-    const query = await counts.writeStream
-      .outputMode('complete')
-      .format('memory')
-      .queryName('late-in-complete')
-      .start();
-    events.addData([{ ts: at('10:01:00'), category: 'books', user: 'u1' }]);
-    await query.processAllAvailable();
-    events.addData([{ ts: at('11:00:00'), category: 'books', user: 'u2' }]);
-    await query.processAllAvailable(); // the watermark is now 10:55, far past [10:00, 10:10)
-    events.addData([{ ts: at('10:02:00'), category: 'books', user: 'late' }]);
-    await query.processAllAvailable();
-    expect(sorted(await session.table('late-in-complete').collect())).toEqual([
-      '10:00 books 2',
-      '11:00 books 1',
-    ]);
-    expect(query.recentProgress.reduce((n, p) => n + p.lateRowsDropped, 0)).toBe(0);
-    await query.stop();
+    const { events, counts } = windowedCounts(new SluiceSession(), '5 minutes');
+    await testStream(counts, 'complete')(
+      addData(events, [{ ts: at('10:01:00'), category: 'books', user: 'u1' }]),
+      processAllAvailable(),
+      addData(events, [{ ts: at('11:00:00'), category: 'books', user: 'u2' }]),
+      processAllAvailable(), // the watermark is now 10:55, far past [10:00, 10:10)
+      addData(events, [{ ts: at('10:02:00'), category: 'books', user: 'late' }]),
+      checkAnswer([windowCount('10:00', 'books', 2), windowCount('11:00', 'books', 1)]),
+      lateRowsDropped(0),
+    );
   });
 });
 
