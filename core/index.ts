@@ -250,6 +250,8 @@ export {
 export type { DynamoDbTimestampFormat } from './aws/dynamodb-item-codec.js';
 export type { DynamoDbWriteMethod } from './aws/dynamodb-item-writes.js';
 export { s3ObjectStores, type S3ObjectStoresOptions } from './aws/s3-object-stores.js';
+export { dynamoDbSinks, type DynamoDbSinksOptions } from './aws/dynamodb-sinks.js';
+export type { DynamoDbSinkFactory, DynamoDbSinkSettings } from './api/dynamodb-sink-settings.js';
 export {
   runInvocation,
   type InvocationBudget,

@@ -23,7 +23,7 @@ import { StreamingQuery } from '../streaming/streaming-query.js';
 import { resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
 import { type OptionValue, positiveIntegerOption } from './reader-options.js';
-import { checkSinkFormat, createSink } from './sink-formats.js';
+import { checkSink, checkSinkFormat, type SinkCreator } from './sink-formats.js';
 
 /** Default number of state partitions (fixed when a checkpoint is created). */
 export const DEFAULT_STATE_PARTITIONS = 16;
@@ -145,7 +145,8 @@ export class DataStreamWriter {
   private async execution(path: string | undefined): Promise<MicroBatchExecution> {
     if (path !== undefined) this.options.set('path', path);
     checkStreamingPlan(this.df.plan, this.mode);
-    const sink = this.sinkOverride ?? this.namedSink();
+    const createSink = this.sinkOverride ? undefined : this.namedSink();
+    const sink = this.sinkOverride ?? (await createSink!());
     return MicroBatchExecution.start({
       ...(this.backend ?? this.localBackend()),
       plan: this.df.plan,
@@ -186,8 +187,8 @@ export class DataStreamWriter {
     return mkdtempSync(path.join(os.tmpdir(), 'sluice-checkpoint-'));
   }
 
-  private namedSink(): Sink {
-    return createSink(this.formatName, {
+  private namedSink(): SinkCreator {
+    return checkSink(this.formatName, {
       options: this.options,
       df: this.df,
       queryName: this.name,
