@@ -25,6 +25,7 @@ export {
   DEFAULT_SNAPSHOT_INTERVAL,
   DEFAULT_STATE_PARTITIONS,
 } from './api/data-stream-writer.js';
+export type { CheckedStreamingQuery, QueryStartOptions } from './api/streaming-query-builder.js';
 export type { OptionValue } from './api/reader-options.js';
 export {
   avg,

@@ -23,6 +23,12 @@ export const ENV = {
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
+/** A result column a sink names; the writer takes column lists comma-separated. */
+const columnName = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.refine((c) => !c.includes(','), 'a column name with "," cannot be given to the sink'),
+);
 const positiveInteger = z.int().check(z.positive());
 
 /** S3's bucket naming rule, checked here so a typo fails the cold start, naming the setting. */
@@ -91,7 +97,7 @@ export const sinkConfigSchema = z.discriminatedUnion('kind', [
     kind: z.literal('delta'),
     bucket: bucketName,
     path: tablePath,
-    partitionBy: z.optional(z.array(name)),
+    partitionBy: z.optional(z.array(columnName)),
   }),
   strictObject({
     kind: z.literal('files'),
@@ -107,7 +113,7 @@ export const sinkConfigSchema = z.discriminatedUnion('kind', [
     /** The table's sort key attribute, when it has one. */
     sortKey: z.optional(name),
     /** The result columns that key an item. @default the aggregation's grouping keys */
-    keyColumns: z.optional(z.array(name)),
+    keyColumns: z.optional(z.array(columnName)),
   }),
   strictObject({ kind: z.literal('kafka'), ...kafkaConnection }),
 ]);

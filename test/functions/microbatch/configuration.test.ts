@@ -139,6 +139,11 @@ describe('readConfiguration', () => {
     ],
     [
       ENV.sink,
+      { [ENV.sink]: JSON.stringify({ ...DELTA, partitionBy: ['a,b'] }) },
+      /SLUICE_SINK is invalid: partitionBy.0: a column name with "," cannot be given to the sink/,
+    ],
+    [
+      ENV.sink,
       { [ENV.sink]: JSON.stringify({ ...DELTA, partitonBy: ['category'] }) },
       /SLUICE_SINK is invalid: \(root\): unknown key "partitonBy"; correct the spelling or remove it/,
     ],
