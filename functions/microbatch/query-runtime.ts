@@ -96,6 +96,7 @@ function sourceFrame(session: SluiceSession, source: SourceConfig, clients: AwsC
       if (source.maxFilesPerTrigger !== undefined) {
         reader.option('maxFilesPerTrigger', source.maxFilesPerTrigger);
       }
+      reader.option('maxBytesPerTrigger', source.maxBytesPerTrigger);
       return reader.load(
         new S3ObjectStore({ client: clients.s3, bucket: source.bucket, prefix: source.prefix }),
       );
