@@ -111,8 +111,23 @@ function columnsOption(
   return columns;
 }
 
+/**
+ * The AWS adapter's module, named by a variable so that bundlers leave it out: a bundle that bundled
+ * a lazily imported module would also keep every part of the DynamoDB SDK it re-exports (44 KB in
+ * the Lambda function's bundle, whose session gives its own factory and never comes here).
+ */
+const DYNAMODB_SINKS_MODULE = '../aws/dynamodb-sinks.js';
+
 /** A factory with a client of the SDK's default resolution; the AWS SDK is loaded here. */
 async function defaultDynamoDbSinks(): Promise<DynamoDbSinkFactory> {
-  const { dynamoDbSinks } = await import('../aws/dynamodb-sinks.js');
-  return dynamoDbSinks();
+  let adapter: typeof import('../aws/dynamodb-sinks.js');
+  try {
+    adapter = (await import(DYNAMODB_SINKS_MODULE)) as typeof adapter;
+  } catch (error) {
+    throw new InvalidOptionError(
+      "format('dynamodb') could not load Sluice's AWS adapter (core/aws/dynamodb-sinks), as in a bundled program; create the session with one: new SluiceSession({ dynamoDbSinks: dynamoDbSinks({ client }) }).",
+      { cause: error },
+    );
+  }
+  return adapter.dynamoDbSinks();
 }
