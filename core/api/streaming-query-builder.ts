@@ -19,7 +19,11 @@ import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
-import { type BatchStep, MicroBatchExecution } from '../streaming/micro-batch-execution.js';
+import {
+  type BatchStep,
+  MicroBatchExecution,
+  type MicroBatchExecutionOptions,
+} from '../streaming/micro-batch-execution.js';
 import { type ResolvedTrigger, resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
 import { type OptionValue, positiveIntegerOption } from './reader-options.js';
@@ -70,20 +74,10 @@ export function checkStreamingQuery(spec: StreamingQuerySpec): CheckedStreamingQ
   const createSink: SinkCreator = given
     ? () => Promise.resolve(given)
     : checkSink(spec.format, { options: spec.options, df: spec.df, queryName: spec.queryName });
-  const { options } = spec;
   const execution = {
     plan: spec.df.plan,
     outputMode: spec.outputMode,
-    numStatePartitions:
-      positiveIntegerOption('numStatePartitions', options.get('numstatepartitions')) ??
-      DEFAULT_STATE_PARTITIONS,
-    snapshotInterval:
-      positiveIntegerOption('snapshotInterval', options.get('snapshotinterval')) ??
-      DEFAULT_SNAPSHOT_INTERVAL,
-    minBatchesToRetain: positiveIntegerOption(
-      'minBatchesToRetain',
-      options.get('minbatchestoretain'),
-    ),
+    ...stateOptions(spec.options),
     queryName: spec.queryName,
     afterStep: spec.afterStep,
   };
@@ -100,6 +94,27 @@ export function checkStreamingQuery(spec: StreamingQuerySpec): CheckedStreamingQ
         ...(leaseDurationMs === undefined ? {} : { leaseDurationMs }),
       });
     },
+  };
+}
+
+/** The state store settings among the writer's options, each checked with an error naming it. */
+function stateOptions(
+  options: ReadonlyMap<string, OptionValue>,
+): Pick<
+  MicroBatchExecutionOptions,
+  'numStatePartitions' | 'snapshotInterval' | 'minBatchesToRetain'
+> {
+  return {
+    numStatePartitions:
+      positiveIntegerOption('numStatePartitions', options.get('numstatepartitions')) ??
+      DEFAULT_STATE_PARTITIONS,
+    snapshotInterval:
+      positiveIntegerOption('snapshotInterval', options.get('snapshotinterval')) ??
+      DEFAULT_SNAPSHOT_INTERVAL,
+    minBatchesToRetain: positiveIntegerOption(
+      'minBatchesToRetain',
+      options.get('minbatchestoretain'),
+    ),
   };
 }
 
