@@ -25,6 +25,7 @@ export {
   DEFAULT_SNAPSHOT_INTERVAL,
   DEFAULT_STATE_PARTITIONS,
 } from './api/data-stream-writer.js';
+export type { CheckedStreamingQuery, QueryStartOptions } from './api/streaming-query-builder.js';
 export type { OptionValue } from './api/reader-options.js';
 export {
   avg,
@@ -250,6 +251,8 @@ export {
 export type { DynamoDbTimestampFormat } from './aws/dynamodb-item-codec.js';
 export type { DynamoDbWriteMethod } from './aws/dynamodb-item-writes.js';
 export { s3ObjectStores, type S3ObjectStoresOptions } from './aws/s3-object-stores.js';
+export { dynamoDbSinks, type DynamoDbSinksOptions } from './aws/dynamodb-sinks.js';
+export type { DynamoDbSinkFactory, DynamoDbSinkSettings } from './api/dynamodb-sink-settings.js';
 export {
   runInvocation,
   type InvocationBudget,

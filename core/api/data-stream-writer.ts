@@ -1,15 +1,10 @@
 /**
  * DataStreamWriter (`df.writeStream`): configures and starts a streaming query — output mode,
- * trigger, checkpoint location, and the sink (memory, console, foreachBatch, or any Sink).
+ * trigger, checkpoint location, and the sink (a format of the sink registry, foreachBatch, or any
+ * Sink). The query is built by streaming-query-builder.ts, as the Lambda function builds its own.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
-import { FileCheckpointStore } from '../checkpoint/file-checkpoint-store.js';
-import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
 import { InvalidOptionError } from '../errors.js';
-import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
 import { type ForeachBatchFunction, ForeachBatchSink } from '../sinks/foreach-batch-sink.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
 import {
@@ -17,18 +12,16 @@ import {
   type InvocationResult,
   runInvocation,
 } from '../streaming/invocation.js';
-import { type BatchStep, MicroBatchExecution } from '../streaming/micro-batch-execution.js';
+import type { BatchStep } from '../streaming/micro-batch-execution.js';
 import type { StreamingQueryProgress } from '../streaming/progress.js';
 import { StreamingQuery } from '../streaming/streaming-query.js';
 import { resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
-import { type OptionValue, positiveIntegerOption } from './reader-options.js';
-import { checkSinkFormat, createSink } from './sink-formats.js';
+import type { OptionValue } from './reader-options.js';
+import { checkSinkFormat } from './sink-formats.js';
+import { type CheckedStreamingQuery, checkStreamingQuery } from './streaming-query-builder.js';
 
-/** Default number of state partitions (fixed when a checkpoint is created). */
-export const DEFAULT_STATE_PARTITIONS = 16;
-/** Default number of deltas after which a state partition is written as a snapshot. */
-export const DEFAULT_SNAPSHOT_INTERVAL = 10;
+export { DEFAULT_SNAPSHOT_INTERVAL, DEFAULT_STATE_PARTITIONS } from './streaming-query-builder.js';
 
 /** Builds and starts a streaming query. */
 export class DataStreamWriter {
@@ -75,9 +68,15 @@ export class DataStreamWriter {
     return this;
   }
 
-  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, minBatchesToRetain, and console's numRows/truncate. */
+  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, minBatchesToRetain, and the sink's (e.g. console's numRows/truncate). */
   option(key: string, value: OptionValue): this {
     this.options.set(key.toLowerCase(), value);
+    return this;
+  }
+
+  /** Several options at once, as {@link option} takes them one by one. */
+  optionsFrom(options: Readonly<Record<string, OptionValue>>): this {
+    for (const [key, value] of Object.entries(options)) this.option(key, value);
     return this;
   }
 
@@ -131,20 +130,22 @@ export class DataStreamWriter {
    * the location of a file-based sink (the same as option('path', path)).
    */
   async start(path?: string): Promise<StreamingQuery> {
-    const trigger = resolveTrigger(this.triggerSpec);
-    const execution = await this.execution(path);
-    return new StreamingQuery(execution, trigger, this.name ?? null, this.progressHook);
+    const query = this.check(path);
+    const execution = await query.start();
+    return new StreamingQuery(execution, query.trigger, this.name ?? null, this.progressHook);
   }
 
   /**
    * Runs the query's batches for one serverless invocation: back to back (or one per trigger
    * interval, within `budget.runForMs`) while the time budget allows, then releases the lease. The
-   * Lambda runner calls this once per scheduled event; the checkpoint must be shared (`checkpoint()`).
+   * checkpoint must be shared (`checkpoint()`). A runner that serves many invocations (the Lambda
+   * function) keeps one execution instead: `check()` once, `start()` once, then core's
+   * `runInvocation(execution, budget)` per invocation.
    */
   async runInvocation(budget: InvocationBudget, path?: string): Promise<InvocationResult> {
-    const trigger = resolveTrigger(this.triggerSpec);
-    const execution = await this.execution(path);
-    return runInvocation(execution, {
+    const query = this.check(path);
+    const { trigger } = query;
+    return runInvocation(await query.start(), {
       ...budget,
       triggerIntervalMs:
         budget.triggerIntervalMs ?? (trigger.kind === 'processingTime' ? trigger.intervalMs : 0),
@@ -152,56 +153,24 @@ export class DataStreamWriter {
     });
   }
 
-  private async execution(path: string | undefined): Promise<MicroBatchExecution> {
-    if (path !== undefined) this.options.set('path', path);
-    checkStreamingPlan(this.df.plan, this.mode);
-    const sink = this.sinkOverride ?? this.namedSink();
-    return MicroBatchExecution.start({
-      ...(this.backend ?? this.localBackend()),
-      plan: this.df.plan,
+  /**
+   * Checks everything about the query that can be checked without I/O (its shape for the output
+   * mode, the sink's format and options, the state options, the checkpoint location) and returns it
+   * ready to start; throws on the first bad setting. `start()` and `runInvocation()` begin here; the
+   * Lambda function calls it at cold start, so a bad configuration fails the container's start.
+   */
+  check(path?: string): CheckedStreamingQuery {
+    return checkStreamingQuery({
+      df: this.df,
       outputMode: this.mode,
-      sink,
-      numStatePartitions:
-        positiveIntegerOption('numStatePartitions', this.options.get('numstatepartitions')) ??
-        DEFAULT_STATE_PARTITIONS,
-      snapshotInterval:
-        positiveIntegerOption('snapshotInterval', this.options.get('snapshotinterval')) ??
-        DEFAULT_SNAPSHOT_INTERVAL,
-      minBatchesToRetain: positiveIntegerOption(
-        'minBatchesToRetain',
-        this.options.get('minbatchestoretain'),
-      ),
+      trigger: this.triggerSpec,
       queryName: this.name,
+      format: this.formatName,
+      sink: this.sinkOverride,
+      options: path === undefined ? this.options : new Map([...this.options, ['path', path]]),
+      backend: this.backend,
       afterStep: this.stepHook,
       clock: this.processingClock,
-    });
-  }
-
-  private localBackend(): CheckpointBackend {
-    const directory = this.checkpointLocation();
-    const store = new LocalDirectoryStore(directory);
-    return {
-      checkpoint: new FileCheckpointStore(store),
-      stateObjects: store,
-    };
-  }
-
-  private checkpointLocation(): string {
-    const given = this.options.get('checkpointlocation');
-    if (given !== undefined) return String(given);
-    if (this.sinkOverride) {
-      throw new InvalidOptionError(
-        "option('checkpointLocation', dir) is required for this sink: it is where offsets and state survive a restart.",
-      );
-    }
-    return mkdtempSync(path.join(os.tmpdir(), 'sluice-checkpoint-'));
-  }
-
-  private namedSink(): Sink {
-    return createSink(this.formatName, {
-      options: this.options,
-      df: this.df,
-      queryName: this.name,
     });
   }
 }

@@ -1,10 +1,10 @@
 /**
  * SluiceSession: the entry point, like SparkSession — readers for tables and streams, DataFrames
- * from rows, the tables that named memory sinks fill, and the object stores that locations given
- * as URLs (`s3://bucket/prefix`) resolve to.
+ * from rows, the tables that named memory sinks fill, the object stores that locations given
+ * as URLs (`s3://bucket/prefix`) resolve to, and the factory of `format('dynamodb')` sinks.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
-import { AnalysisError } from '../errors.js';
+import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { newPlanId } from '../plan/logical-plan.js';
 import type { MemorySink } from '../sinks/memory-sink.js';
 import { MemoryStream } from '../sources/memory-stream.js';
@@ -15,6 +15,7 @@ import { parseSchema } from '../types/type-names.js';
 import { DataFrame } from './dataframe.js';
 import { DataFrameReader } from './dataframe-reader.js';
 import { DataStreamReader } from './data-stream-reader.js';
+import type { DynamoDbSinkFactory } from './dynamodb-sink-settings.js';
 import { type ObjectStoreResolvers, ObjectStoreUrls } from './object-store-urls.js';
 
 /** How a session is configured. */
@@ -24,15 +25,29 @@ export interface SluiceSessionOptions {
    * `{ s3: s3ObjectStores({ client }) }`. @default none: locations are local paths
    */
   readonly objectStores?: ObjectStoreResolvers;
+  /**
+   * Makes the sinks of `writeStream.format('dynamodb')`: `dynamoDbSinks({ client })` from core/aws.
+   * @default `dynamoDbSinks()`, a client of the SDK's region, credentials and endpoint resolution,
+   * loaded when a query first writes to DynamoDB
+   */
+  readonly dynamoDbSinks?: DynamoDbSinkFactory;
 }
 
 /** A Sluice session. */
 export class SluiceSession {
   private readonly tables = new Map<string, MemorySink>();
   private readonly objectStores: ObjectStoreUrls;
+  /** The factory the session was created with for `format('dynamodb')` sinks, if any. */
+  readonly dynamoDbSinks: DynamoDbSinkFactory | undefined;
 
   constructor(options: SluiceSessionOptions = {}) {
     this.objectStores = new ObjectStoreUrls(options.objectStores);
+    if (options.dynamoDbSinks !== undefined && typeof options.dynamoDbSinks !== 'function') {
+      throw new InvalidOptionError(
+        'Session option dynamoDbSinks must be a function (settings) => Sink, e.g. dynamoDbSinks({ client }).',
+      );
+    }
+    this.dynamoDbSinks = options.dynamoDbSinks;
   }
 
   /**

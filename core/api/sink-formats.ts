@@ -1,6 +1,12 @@
 /**
  * The sinks `writeStream.format(name)` can name, each built from the writer's options. A connector
- * adds its sink here with one entry, so DataStreamWriter stays the same as formats are added.
+ * adds its sink here with one entry, so DataStreamWriter and the Lambda function stay the same as
+ * formats are added.
+ *
+ * Building a sink has two steps: the format's options are checked at once, without I/O (so a
+ * function's cold start can fail on them), and the sink is created when the query starts. Creating
+ * is asynchronous so that a connector whose SDK is large is loaded only by a query that writes to
+ * it: the DynamoDB sink imports the AWS SDK on first use, never when the public entry is imported.
  */
 import { InvalidOptionError } from '../errors.js';
 import { KafkaSink } from '../kafka/kafka-sink.js';
@@ -10,6 +16,7 @@ import { MemorySink } from '../sinks/memory-sink.js';
 import type { Sink } from '../sinks/sink.js';
 import type { DataFrame } from './dataframe.js';
 import { deltaSink } from './delta-options.js';
+import { dynamoDbSink } from './dynamodb-sink-settings.js';
 import { fileSink } from './file-sink-options.js';
 import { booleanOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
 
@@ -20,27 +27,35 @@ export interface SinkRequest {
   readonly queryName?: string;
 }
 
-/** Builds the sink of one format. */
-export type SinkFactory = (request: SinkRequest) => Sink;
+/** Creates a sink whose options were checked (loading its connector, where it has one to load). */
+export type SinkCreator = () => Promise<Sink>;
+
+/** Checks the options of one format's sink, throwing InvalidOptionError naming a bad one. */
+export type SinkFactory = (request: SinkRequest) => SinkCreator;
 
 const SINK_FORMATS: Readonly<Record<string, SinkFactory>> = {
   memory: ({ df, queryName }) => {
     const sink = new MemorySink(df.schema, queryName ?? 'memory');
     if (queryName) df.session.registerTable(queryName, sink);
-    return sink;
+    return created(sink);
   },
   console: ({ options }) =>
-    new ConsoleSink({
-      numRows: positiveIntegerOption('numRows', options.get('numrows')),
-      truncate: booleanOption('truncate', options.get('truncate')),
-    }),
-  json: (request) => fileSink('json', requiredPathOption('json', request.options), request),
-  csv: (request) => fileSink('csv', requiredPathOption('csv', request.options), request),
+    created(
+      new ConsoleSink({
+        numRows: positiveIntegerOption('numRows', options.get('numrows')),
+        truncate: booleanOption('truncate', options.get('truncate')),
+      }),
+    ),
+  json: (request) =>
+    created(fileSink('json', requiredPathOption('json', request.options), request)),
+  csv: (request) => created(fileSink('csv', requiredPathOption('csv', request.options), request)),
   parquet: (request) =>
-    fileSink('parquet', requiredPathOption('parquet', request.options), request),
-  text: (request) => fileSink('text', requiredPathOption('text', request.options), request),
-  kafka: ({ options }) => new KafkaSink(kafkaSinkOptions(options)),
-  delta: deltaSink,
+    created(fileSink('parquet', requiredPathOption('parquet', request.options), request)),
+  text: (request) =>
+    created(fileSink('text', requiredPathOption('text', request.options), request)),
+  kafka: ({ options }) => created(new KafkaSink(kafkaSinkOptions(options))),
+  delta: (request) => created(deltaSink(request)),
+  dynamodb: dynamoDbSink,
 };
 
 /** Checks that `name` is a sink format, with an error listing the formats there are. */
@@ -54,8 +69,8 @@ export function checkSinkFormat(name: string): string {
   return format;
 }
 
-/** Builds the sink of a checked format. */
-export function createSink(format: string, request: SinkRequest): Sink {
+/** Checks the options of a format's sink now; the creator it returns makes the sink. */
+export function checkSink(format: string, request: SinkRequest): SinkCreator {
   return SINK_FORMATS[checkSinkFormat(format)](request);
 }
 
@@ -71,4 +86,9 @@ export function requiredPathOption(
     );
   }
   return String(path);
+}
+
+/** The creator of a sink that was built with its options (it loads nothing more). */
+function created(sink: Sink): SinkCreator {
+  return () => Promise.resolve(sink);
 }

@@ -18,7 +18,8 @@
  * columns are left out of the item.
  *
  * The sink is built with an SDK client (`writeStream.sink(new DynamoDbSink({client, tableName}))`),
- * not by `format('dynamodb')`: the engine's writer knows no AWS SDK, so it cannot make a client.
+ * or by `writeStream.format('dynamodb').option('tableName', ...)`, whose client comes from the
+ * session's `dynamoDbSinks` (dynamodb-sinks.ts; the writer itself knows no AWS SDK).
  * When the query starts, the sink reads the table's key schema (DescribeTable) and checks the key
  * layout and the output's columns against it, so a mismatch fails the start, not a batch.
  */

@@ -23,6 +23,12 @@ export const ENV = {
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
+/** A result column a sink names; the writer takes column lists comma-separated. */
+const columnName = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.refine((c) => !c.includes(','), 'a column name with "," cannot be given to the sink'),
+);
 const positiveInteger = z.int().check(z.positive());
 
 /** S3's bucket naming rule, checked here so a typo fails the cold start, naming the setting. */
@@ -63,13 +69,28 @@ const kafkaConnection = {
   sasl: z.optional(kafkaAuthSchema),
 };
 
+/**
+ * The most offsets one batch of a Kafka source reads, unless the source sets maxOffsetsPerTrigger:
+ * without a cap, a query that starts from `earliest` or falls behind would read the whole backlog in
+ * one batch, more than a function's memory and timeout hold. 100,000 records of about 1 KB are some
+ * 100 MB of input.
+ */
+export const DEFAULT_MAX_OFFSETS_PER_TRIGGER = 100_000;
+
+/**
+ * The most bytes one batch of an S3 files source reads, unless the source sets maxBytesPerTrigger
+ * (a `.gz` counts its uncompressed size): 64 MiB of text, with the rows parsed from it, fits a
+ * 1024 MB function several times over, where an unbounded first batch over a large prefix would not.
+ */
+export const DEFAULT_MAX_BYTES_PER_TRIGGER = 64 * 1024 * 1024;
+
 /** The stream the query reads. */
 export const sourceConfigSchema = z.discriminatedUnion('kind', [
   strictObject({
     kind: z.literal('kafka'),
     ...kafkaConnection,
     startingOffsets: z._default(z.enum(['earliest', 'latest']), 'earliest'),
-    maxOffsetsPerTrigger: z.optional(positiveInteger),
+    maxOffsetsPerTrigger: z._default(positiveInteger, DEFAULT_MAX_OFFSETS_PER_TRIGGER),
     minOffsetsPerTrigger: z.optional(positiveInteger),
     maxTriggerDelay: z.optional(name),
     failOnDataLoss: z._default(z.boolean(), true),
@@ -82,6 +103,8 @@ export const sourceConfigSchema = z.discriminatedUnion('kind', [
     /** DDL, e.g. `ts TIMESTAMP, category STRING` (not needed for text). */
     schema: z.optional(name),
     maxFilesPerTrigger: z.optional(positiveInteger),
+    /** Bytes, counted as the file source counts them (a `.gz` by its uncompressed size). */
+    maxBytesPerTrigger: z._default(positiveInteger, DEFAULT_MAX_BYTES_PER_TRIGGER),
   }),
 ]);
 
@@ -91,7 +114,7 @@ export const sinkConfigSchema = z.discriminatedUnion('kind', [
     kind: z.literal('delta'),
     bucket: bucketName,
     path: tablePath,
-    partitionBy: z.optional(z.array(name)),
+    partitionBy: z.optional(z.array(columnName)),
   }),
   strictObject({
     kind: z.literal('files'),
@@ -107,7 +130,7 @@ export const sinkConfigSchema = z.discriminatedUnion('kind', [
     /** The table's sort key attribute, when it has one. */
     sortKey: z.optional(name),
     /** The result columns that key an item. @default the aggregation's grouping keys */
-    keyColumns: z.optional(z.array(name)),
+    keyColumns: z.optional(z.array(columnName)),
   }),
   strictObject({ kind: z.literal('kafka'), ...kafkaConnection }),
 ]);

@@ -25,10 +25,8 @@ export function kafkaSourceOptions(source: KafkaSourceConfig): Record<string, st
     subscribe: source.topic,
     startingOffsets: source.startingOffsets,
     failOnDataLoss: String(source.failOnDataLoss),
+    maxOffsetsPerTrigger: source.maxOffsetsPerTrigger,
   };
-  if (source.maxOffsetsPerTrigger !== undefined) {
-    options.maxOffsetsPerTrigger = source.maxOffsetsPerTrigger;
-  }
   if (source.minOffsetsPerTrigger !== undefined) {
     options.minOffsetsPerTrigger = source.minOffsetsPerTrigger;
   }

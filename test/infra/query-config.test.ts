@@ -18,7 +18,28 @@ describe('parseSource and parseSink', () => {
       ssl: false,
       startingOffsets: 'earliest',
       failOnDataLoss: true,
+      maxOffsetsPerTrigger: 100_000,
     });
+    expect(
+      parseSource({ kind: 's3-files', bucket: 'landing', format: 'json', schema: 'ts TIMESTAMP' }),
+    ).toEqual({
+      kind: 's3-files',
+      bucket: 'landing',
+      prefix: '',
+      format: 'json',
+      schema: 'ts TIMESTAMP',
+      maxBytesPerTrigger: 64 * 1024 * 1024,
+    });
+  });
+
+  it("accept an S3 files source's maxBytesPerTrigger and refuse one that is not a positive integer", () => {
+    const source = { kind: 's3-files', bucket: 'landing', format: 'text' } as const;
+    expect(parseSource({ ...source, maxBytesPerTrigger: 8_000_000 })).toMatchObject({
+      maxBytesPerTrigger: 8_000_000,
+    });
+    expect(() => parseSource({ ...source, maxBytesPerTrigger: -1 })).toThrow(
+      /source\.maxBytesPerTrigger/,
+    );
   });
 
   it('name the setting that is wrong', () => {

@@ -124,6 +124,7 @@ describe('S3 files source into a DynamoDB sink', () => {
       bucket: 'landing-bucket',
       prefix: 'clicks/',
       format: 'json',
+      maxBytesPerTrigger: 64 * 1024 * 1024,
     });
     expect(JSON.parse(variables[ENV.sink])).toEqual({
       kind: 'dynamodb',

@@ -8,6 +8,7 @@ import { ENV, readConfiguration } from '../../../functions/microbatch/configurat
 
 const KAFKA = { kind: 'kafka', bootstrapServers: ['b-1.msk:9098'], topic: 'clicks' };
 const DELTA = { kind: 'delta', bucket: 'lake-bucket', path: 'tables/clicks' };
+const S3_FILES = { kind: 's3-files', bucket: 'landing', prefix: 'clicks/', format: 'text' };
 
 /** A complete, valid environment with the given changes (undefined removes a variable). */
 function environment(changes: Record<string, string | undefined> = {}) {
@@ -43,10 +44,34 @@ describe('readConfiguration', () => {
       scheduleIntervalMs: 60_000,
       triggerIntervalMs: 60_000,
       safetyMarginMs: 5_000,
-      source: { ...KAFKA, ssl: false, startingOffsets: 'earliest', failOnDataLoss: true },
+      source: {
+        ...KAFKA,
+        ssl: false,
+        startingOffsets: 'earliest',
+        failOnDataLoss: true,
+        maxOffsetsPerTrigger: 100_000,
+      },
       sink: DELTA,
       s3ForcePathStyle: false,
     });
+  });
+
+  it.each<[string, object, object]>([
+    ['a Kafka source without a batch cap', KAFKA, { maxOffsetsPerTrigger: 100_000 }],
+    [
+      'a Kafka source with its own cap',
+      { ...KAFKA, maxOffsetsPerTrigger: 5 },
+      { maxOffsetsPerTrigger: 5 },
+    ],
+    ['an S3 files source without a batch cap', S3_FILES, { maxBytesPerTrigger: 64 * 1024 * 1024 }],
+    [
+      'an S3 files source with its own caps',
+      { ...S3_FILES, maxBytesPerTrigger: 1_000_000, maxFilesPerTrigger: 3 },
+      { maxBytesPerTrigger: 1_000_000, maxFilesPerTrigger: 3 },
+    ],
+  ])('bounds each batch of %s', (_, source, bound) => {
+    const config = readConfiguration(environment({ [ENV.source]: JSON.stringify(source) }));
+    expect(config.source).toMatchObject(bound);
   });
 
   it('reads every optional setting', () => {
@@ -124,6 +149,16 @@ describe('readConfiguration', () => {
     ],
     [
       ENV.source,
+      { [ENV.source]: JSON.stringify({ ...S3_FILES, maxBytesPerTrigger: '64m' }) },
+      /SLUICE_SOURCE is invalid: maxBytesPerTrigger: /,
+    ],
+    [
+      ENV.source,
+      { [ENV.source]: JSON.stringify({ ...S3_FILES, maxBytesPerTrigger: 0 }) },
+      /SLUICE_SOURCE is invalid: maxBytesPerTrigger: /,
+    ],
+    [
+      ENV.source,
       { [ENV.source]: JSON.stringify({ ...KAFKA, sasl: { mechanism: 'plain' } }) },
       /SLUICE_SOURCE is invalid: sasl.secretArn: /,
     ],
@@ -136,6 +171,11 @@ describe('readConfiguration', () => {
       ENV.sink,
       { [ENV.sink]: JSON.stringify({ ...DELTA, bucket: 's3://lake' }) },
       /SLUICE_SINK is invalid: bucket: must be an S3 bucket name/,
+    ],
+    [
+      ENV.sink,
+      { [ENV.sink]: JSON.stringify({ ...DELTA, partitionBy: ['a,b'] }) },
+      /SLUICE_SINK is invalid: partitionBy.0: a column name with "," cannot be given to the sink/,
     ],
     [
       ENV.sink,

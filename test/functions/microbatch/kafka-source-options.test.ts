@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SluiceSession } from '../../../core/index.js';
+import { DEFAULT_MAX_OFFSETS_PER_TRIGGER } from '../../../functions/microbatch/configuration.js';
 import {
   type KafkaSourceConfig,
   kafkaSourceOptions,
@@ -16,6 +17,7 @@ const PLAIN: KafkaSourceConfig = {
   ssl: false,
   startingOffsets: 'earliest',
   failOnDataLoss: true,
+  maxOffsetsPerTrigger: DEFAULT_MAX_OFFSETS_PER_TRIGGER,
 };
 const SECRET = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:kafka-clicks-AbCdEf';
 
@@ -25,12 +27,13 @@ function kafkaStream(options: Record<string, string | number>) {
 }
 
 describe('kafkaSourceOptions', () => {
-  it('gives the brokers, the topic and the starting position of a plaintext connection', () => {
+  it('gives the brokers, the topic, the starting position and the batch cap of a plaintext connection', () => {
     expect(kafkaSourceOptions(PLAIN)).toEqual({
       'kafka.bootstrap.servers': 'b-1:9092,b-2:9092',
       subscribe: 'clicks',
       startingOffsets: 'earliest',
       failOnDataLoss: 'true',
+      maxOffsetsPerTrigger: 100_000,
     });
   });
 

@@ -1,0 +1,141 @@
+/**
+ * The one way a streaming query is built: `writeStream.start()`, `writeStream.runInvocation()` and
+ * the Lambda function all go through {@link checkStreamingQuery}. Building has two steps:
+ *
+ * 1. check — everything that can be checked without I/O: the query's shape for its output mode,
+ *    the trigger, the sink's format and options (the sink registry, sink-formats.ts), the state
+ *    options and where the checkpoint is. A bad setting fails here, so the function's cold start
+ *    fails on it, naming its environment variable.
+ * 2. start — the sink is created (its connector loaded, where it has one to load) and the checkpoint
+ *    opened: the MicroBatchExecution that runs the query's batches. A container that keeps the
+ *    execution reuses its connections and warm state across invocations.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
+import { FileCheckpointStore } from '../checkpoint/file-checkpoint-store.js';
+import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
+import { InvalidOptionError } from '../errors.js';
+import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
+import type { OutputMode, Sink } from '../sinks/sink.js';
+import {
+  type BatchStep,
+  MicroBatchExecution,
+  type MicroBatchExecutionOptions,
+} from '../streaming/micro-batch-execution.js';
+import { type ResolvedTrigger, resolveTrigger, type Trigger } from '../streaming/trigger.js';
+import type { DataFrame } from './dataframe.js';
+import { type OptionValue, positiveIntegerOption } from './reader-options.js';
+import { checkSink, type SinkCreator } from './sink-formats.js';
+
+/** Default number of state partitions (fixed when a checkpoint is created). */
+export const DEFAULT_STATE_PARTITIONS = 16;
+/** Default number of deltas after which a state partition is written as a snapshot. */
+export const DEFAULT_SNAPSHOT_INTERVAL = 10;
+
+/** Everything a streaming query is built from, as `df.writeStream` collects it. */
+export interface StreamingQuerySpec {
+  readonly df: DataFrame;
+  readonly outputMode: OutputMode;
+  readonly trigger: Trigger;
+  readonly queryName?: string;
+  /** The sink's format in the sink registry; unused when `sink` is given. */
+  readonly format: string;
+  /** A sink given as an object (`foreachBatch`, `sink(...)`) rather than by format. */
+  readonly sink?: Sink;
+  /** The writer's options, keys lower-cased: the query's own (streaming-query-option-names.ts) and the sink's. */
+  readonly options: ReadonlyMap<string, OptionValue>;
+  /** Where the checkpoint is kept. @default the local directory option checkpointLocation names */
+  readonly backend?: CheckpointBackend;
+  /** Called after each step of the commit protocol (recovery tests throw from it). */
+  readonly afterStep?: (step: BatchStep, batchId: number) => void;
+}
+
+/** How a started query holds its lease. */
+export interface QueryStartOptions {
+  /** How long the lease lasts. @default MicroBatchExecution's */
+  readonly leaseDurationMs?: number;
+}
+
+/** A query whose settings are checked, ready to start. */
+export interface CheckedStreamingQuery {
+  /** When its batches run. */
+  readonly trigger: ResolvedTrigger;
+  /** Creates the sink and opens the checkpoint: the execution that runs the query's batches. */
+  start(options?: QueryStartOptions): Promise<MicroBatchExecution>;
+}
+
+/** Checks `spec` without I/O; throws InvalidOptionError or UnsupportedOperationError on a bad setting. */
+export function checkStreamingQuery(spec: StreamingQuerySpec): CheckedStreamingQuery {
+  checkStreamingPlan(spec.df.plan, spec.outputMode);
+  const trigger = resolveTrigger(spec.trigger);
+  const given = spec.sink;
+  const createSink: SinkCreator = given
+    ? () => Promise.resolve(given)
+    : checkSink(spec.format, { options: spec.options, df: spec.df, queryName: spec.queryName });
+  const execution = {
+    plan: spec.df.plan,
+    outputMode: spec.outputMode,
+    ...stateOptions(spec.options),
+    queryName: spec.queryName,
+    afterStep: spec.afterStep,
+  };
+  const backend = spec.backend;
+  const checkpoint = backend ? () => backend : localCheckpoint(spec);
+  return {
+    trigger,
+    start: async ({ leaseDurationMs } = {}) => {
+      const sink = await createSink();
+      return MicroBatchExecution.start({
+        ...checkpoint(),
+        ...execution,
+        sink,
+        ...(leaseDurationMs === undefined ? {} : { leaseDurationMs }),
+      });
+    },
+  };
+}
+
+/** The state store settings among the writer's options, each checked with an error naming it. */
+function stateOptions(
+  options: ReadonlyMap<string, OptionValue>,
+): Pick<
+  MicroBatchExecutionOptions,
+  'numStatePartitions' | 'snapshotInterval' | 'minBatchesToRetain'
+> {
+  return {
+    numStatePartitions:
+      positiveIntegerOption('numStatePartitions', options.get('numstatepartitions')) ??
+      DEFAULT_STATE_PARTITIONS,
+    snapshotInterval:
+      positiveIntegerOption('snapshotInterval', options.get('snapshotinterval')) ??
+      DEFAULT_SNAPSHOT_INTERVAL,
+    minBatchesToRetain: positiveIntegerOption(
+      'minBatchesToRetain',
+      options.get('minbatchestoretain'),
+    ),
+  };
+}
+
+/**
+ * The local directory checkpoint of option checkpointLocation. Without the option, a sink given as
+ * an object needs one (its output outlives the process); a format's sink gets a temporary directory,
+ * made when the query starts.
+ */
+function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
+  const given = spec.options.get('checkpointlocation');
+  if (given === undefined && spec.sink) {
+    throw new InvalidOptionError(
+      "option('checkpointLocation', dir) is required for this sink: it is where offsets and state survive a restart.",
+    );
+  }
+  return () => {
+    const directory =
+      given === undefined
+        ? mkdtempSync(path.join(os.tmpdir(), 'sluice-checkpoint-'))
+        : String(given);
+    const store = new LocalDirectoryStore(directory);
+    return { checkpoint: new FileCheckpointStore(store), stateObjects: store };
+  };
+}
