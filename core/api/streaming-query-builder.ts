@@ -50,6 +50,8 @@ export interface StreamingQuerySpec {
   readonly backend?: CheckpointBackend;
   /** Called after each step of the commit protocol (recovery tests throw from it). */
   readonly afterStep?: (step: BatchStep, batchId: number) => void;
+  /** Where batches read their processing time (ms since the epoch). @default the system clock */
+  readonly clock?: () => number;
 }
 
 /** How a started query holds its lease. */
@@ -80,6 +82,7 @@ export function checkStreamingQuery(spec: StreamingQuerySpec): CheckedStreamingQ
     ...stateOptions(spec.options),
     queryName: spec.queryName,
     afterStep: spec.afterStep,
+    clock: spec.clock,
   };
   const backend = spec.backend;
   const checkpoint = backend ? () => backend : localCheckpoint(spec);
