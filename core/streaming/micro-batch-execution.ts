@@ -28,6 +28,7 @@ import {
   type Lease,
   type CommitRecord,
   type OffsetIntent,
+  type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
@@ -146,13 +147,15 @@ export class MicroBatchExecution {
     const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
-      await options.checkpoint.createMetadata({
+      const fresh: QueryMetadata = {
         formatVersion: CHECKPOINT_FORMAT_VERSION,
         queryId: randomUUID(),
         planFingerprint: fingerprint,
         numStatePartitions: options.numStatePartitions,
-      });
-      metadata = (await options.checkpoint.getMetadata())!;
+      };
+      // Create-if-absent: when another start created the checkpoint first, its metadata stands.
+      const created = await options.checkpoint.createMetadata(fresh);
+      metadata = created.kind === 'created' ? fresh : created.metadata;
     }
     checkPlanFingerprint(
       metadata.planFingerprint,
@@ -327,7 +330,7 @@ export class MicroBatchExecution {
     };
     // Create-if-absent: when a crashed attempt already planned this batch, its intent is the truth.
     const created = await this.options.checkpoint.putIntent(intent);
-    return created === 'created' ? intent : (await this.options.checkpoint.getIntent(batchId))!;
+    return created.kind === 'created' ? intent : created.intent;
   }
 
   /** The intent of the head batch: remembered when this run committed it (no request), else read. */
