@@ -49,6 +49,7 @@ import type { KeyedStateStore } from '../state/keyed-state-store.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
+import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
@@ -239,7 +240,7 @@ export class MicroBatchExecution {
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { lease, head } = leased;
-      const intent = await step('plan', () => this.planBatch(batchId, head, readAllAvailable));
+      const intent = await step('plan', () => this.planBatch(head, readAllAvailable));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', () => this.executeBatch(intent, state));
@@ -286,51 +287,42 @@ export class MicroBatchExecution {
     }
   }
 
-  /** True when the last committed batch advanced the watermark, so a batch without new data could still close windows. */
-  private needsNoDataBatch(
-    head: CommitRecord | undefined,
-    previous: OffsetIntent | undefined,
-  ): boolean {
-    if (this.physical.statefulOperators.length === 0 || !head || head.nextWatermarkMicros === null)
-      return false;
-    return head.nextWatermarkMicros !== (previous?.watermarkMicros ?? null);
-  }
-
-  /** Step 2: the intent of batch N, reused if it exists, else planned from the sources and written. */
+  /**
+   * Step 2: the intent of batch N. next-batch.ts decides from the facts gathered here; a planned
+   * intent is written with a create-if-absent, and when that loses (a crashed attempt or a rival
+   * planned N first) the intent it returns is the truth, so reusing one costs no extra request.
+   */
   private async planBatch(
-    batchId: number,
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
   ): Promise<OffsetIntent | undefined> {
-    const previous = await this.committedIntent(head);
-    const start = this.sources.map((_, i) => previous?.end[i] ?? null);
+    const committedIntent = await this.committedIntent(head);
+    const start = this.sources.map((_, i) => committedIntent?.end[i] ?? null);
     const context = {
       batchTimestampMs: this.clock(),
-      previousBatchTimestampMs: previous?.batchTimestampMs,
+      previousBatchTimestampMs: committedIntent?.batchTimestampMs,
       ...(readAllAvailable ? { readAllAvailable } : {}),
     };
-    const end = await Promise.all(
+    const latest = await Promise.all(
       this.sources.map((s, i) =>
         this.fixedEnds.has(i)
           ? (this.fixedEnds.get(i) ?? start[i] ?? undefined)
           : s.latestOffset(start[i] ?? undefined, context),
       ),
     );
-    const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
-    // Offsets and time only grow, so an earlier attempt that wrote an intent for this batch made the
-    // same call (a source's admission by minimum or delay too: more data, later time).
-    if (!hasData && !this.needsNoDataBatch(head, previous)) return undefined;
-    const intent: OffsetIntent = {
-      formatVersion: CHECKPOINT_FORMAT_VERSION,
-      batchId,
-      start,
-      end: end.map((e) => e ?? null),
+    const facts: NextBatchFacts = {
+      head,
+      committedIntent,
+      latestOffsets: latest.map((e) => e ?? null),
+      hasStatefulOperators: this.physical.statefulOperators.length > 0,
       batchTimestampMs: context.batchTimestampMs,
-      watermarkMicros: head?.nextWatermarkMicros ?? null,
     };
-    // Create-if-absent: when a crashed attempt already planned this batch, its intent is the truth.
-    const created = await this.options.checkpoint.putIntent(intent);
-    return created.kind === 'created' ? intent : created.intent;
+    let next = nextBatch(facts);
+    if (next.kind === 'plan-new' || next.kind === 'no-data') {
+      const written = await this.options.checkpoint.putIntent(next.intent);
+      if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
+    }
+    return next.kind === 'idle' ? undefined : next.intent;
   }
 
   /** The intent of the head batch: remembered when this run committed it (no request), else read. */
