@@ -50,6 +50,8 @@ import { type StateManifest, StateRepository } from '../state/state-repository.j
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { nextBatch, type NextBatchFacts } from './next-batch.js';
+import { operatorWatermarks } from './watermark-propagation.js';
+import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
@@ -366,12 +368,17 @@ export class MicroBatchExecution {
     this.clockHolder.batchTimestampMicros = intent.batchTimestampMs * 1000;
     const counters: BatchCounters = {};
     const eventTimeMax = new Map<number, number>();
+    // every watermark node emits the query's watermark in force, as in Spark
+    const watermarks = operatorWatermarks(
+      this.physical.watermarkInputs,
+      () => intent.watermarkMicros ?? undefined,
+    );
     const ctx: ExecutionContext = {
       inputs,
       counters,
       streaming: {
         batchId: intent.batchId,
-        watermarkMicros: intent.watermarkMicros ?? undefined,
+        watermarkMicros: (operatorId) => watermarks[operatorId],
         outputMode: this.options.outputMode,
         stateStore: (op) => state!.stores[op],
         eventTimeMax,
@@ -397,33 +404,27 @@ export class MicroBatchExecution {
     };
   }
 
-  /** The commit record: state version, event-time maxima so far, and the watermark for batch N+1. */
+  /**
+   * The commit record: state version, event-time maxima so far, and the watermark for batch N+1
+   * (watermark-tracker.ts).
+   */
   private commitRecord(
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
     stateManifest: string | null,
   ): CommitRecord {
-    const eventTimeMax: Record<string, number> = { ...(head?.eventTimeMax ?? {}) };
-    for (const [id, t] of batchMax) eventTimeMax[id] = Math.max(eventTimeMax[id] ?? -Infinity, t);
-    const watermarks = this.physical.watermarks;
-    const seenData = watermarks.some((w) => eventTimeMax[w.watermarkId] !== undefined);
-    // The global watermark is the minimum over the watermarked inputs, and never moves back. As in
-    // Spark, an input that has seen no data counts as 0 (the epoch): until every input has data,
-    // no window closes on the strength of the others.
-    const candidates = watermarks.map((w) =>
-      eventTimeMax[w.watermarkId] === undefined ? 0 : eventTimeMax[w.watermarkId] - w.delayMicros,
-    );
-    const current = intent.watermarkMicros;
-    const proposed = seenData ? Math.min(...candidates) : null;
-    const nextWatermarkMicros =
-      proposed === null ? current : Math.max(proposed, current ?? -Infinity);
+    const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
     return {
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
       stateManifest,
       eventTimeMax,
-      nextWatermarkMicros,
+      nextWatermarkMicros: nextWatermark(
+        eventTimeMax,
+        this.physical.watermarks,
+        intent.watermarkMicros,
+      ),
     };
   }
 
