@@ -34,7 +34,7 @@ import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
-import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
+import type { PhysicalPlan } from '../exec/physical-planner.js';
 import {
   allNodes,
   type LogicalPlan,
@@ -44,11 +44,11 @@ import {
 import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { type Offset, sameOffset, type Source } from '../sources/source.js';
-import type { BatchClock } from '../expr/scope.js';
 import type { KeyedStateStore } from '../state/keyed-state-store.js';
 import { type StateManifest, StateRepository } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
+import { BatchPlans } from './batch-plans.js';
 import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
@@ -118,12 +118,11 @@ export class MicroBatchExecution {
   private constructor(
     private readonly options: MicroBatchExecutionOptions,
     queryId: string,
-    physical: PhysicalPlan,
-    /** The processing time the plan's current_timestamp() reads; set from each batch's intent. */
-    private readonly clockHolder: BatchClock,
+    /** Each batch's physical plan, with the batch's processing time. */
+    private readonly plans: BatchPlans,
   ) {
     this.queryId = queryId;
-    this.physical = physical;
+    this.physical = plans.shape;
     const nodes = allNodes(options.plan);
     this.streamingRelations = nodes.filter(
       (n): n is StreamingRelation => n.kind === 'streamingRelation',
@@ -145,8 +144,7 @@ export class MicroBatchExecution {
 
   /** Opens the checkpoint (creating it on first start), checks that it belongs to this query, and opens the sink. */
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
-    const clockHolder: BatchClock = { batchTimestampMicros: 0 };
-    const physical = planPhysical(options.plan, true, clockHolder);
+    const plans = new BatchPlans(options.plan);
     const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
@@ -163,7 +161,7 @@ export class MicroBatchExecution {
     checkPlanFingerprint(
       metadata.planFingerprint,
       options.plan,
-      physical,
+      plans.shape,
       options.numStatePartitions,
       options.checkpoint.location,
     );
@@ -176,8 +174,7 @@ export class MicroBatchExecution {
     return new MicroBatchExecution(
       { ...options, numStatePartitions: metadata.numStatePartitions },
       metadata.queryId,
-      physical,
-      clockHolder,
+      plans,
     );
   }
 
@@ -365,7 +362,6 @@ export class MicroBatchExecution {
     );
     this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceRows[i]));
     for (const r of this.relations) inputs.set(r.id, await r.scan());
-    this.clockHolder.batchTimestampMicros = intent.batchTimestampMs * 1000;
     const counters: BatchCounters = {};
     const eventTimeMax = new Map<number, number>();
     // every watermark node emits the query's watermark in force, as in Spark
@@ -384,7 +380,7 @@ export class MicroBatchExecution {
         eventTimeMax,
       },
     };
-    const output = collectRows(this.physical.root, ctx);
+    const output = collectRows(this.plans.forBatch(intent.batchTimestampMs).root, ctx);
     return { output, counters, eventTimeMax, sourceRows: sourceRows.map((r) => r.length) };
   }
 
