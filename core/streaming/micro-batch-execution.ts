@@ -6,15 +6,18 @@
  *   1. lease    read the head: the last committed batch, its state manifest and the next watermark.
  *               (The local backend has one writer per checkpoint; the commit's create-if-absent
  *               still detects a second one.)
- *   2. plan     reuse the intent of batch N if a crashed attempt wrote one; otherwise ask the
- *               sources for their latest offsets and write the intent (create-if-absent). The
- * intent
- *               fixes N's offsets, processing time and watermark forever.
+ *   2. plan     ask the sources for their latest offsets; next-batch.ts decides whether to plan a
+ *               batch, a no-data batch or none, and the intent is written (create-if-absent). When
+ *               a crashed attempt wrote one first, the losing write returns it and it is reused.
+ *               The intent fixes N's offsets, processing time and watermark forever.
  *   3. load     state at version N-1: the in-memory copy when it is that version, else from files.
- *   4. run      read exactly the intent's offset ranges and execute the plan.
+ *   4. run      read exactly the intent's offset ranges and execute the batch's plan (batch-plans.ts)
+ *               under its processing time, each stateful operator under its own watermark
+ *               (watermark-propagation.ts).
  *   5. persist  write changed state partitions and a manifest under attempt-unique keys.
  *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
- *   7. commit   create commit#N (create-if-absent). Only now does batch N exist.
+ *   7. commit   create commit#N (create-if-absent), with the watermark of N+1 from
+ *               watermark-tracker.ts. Only now does batch N exist.
  *   8. report   build the progress record.
  *
  * A crash anywhere before 7 leaves commit#N absent, so the next attempt re-runs N from the same
