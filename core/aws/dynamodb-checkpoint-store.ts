@@ -63,7 +63,7 @@ import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
 import { commitDecision } from '../checkpoint/commit-decision.js';
 import { leaseDecision } from '../checkpoint/lease-decision.js';
-import { CheckpointError } from '../errors.js';
+import { CheckpointError, ExecutionError, SluiceError } from '../errors.js';
 import {
   awsFailure,
   cancelledTransactionItems,
@@ -138,8 +138,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       try {
         return await this.tryAcquireLease(owner, durationMs);
       } catch (e) {
-        // A damaged head is not a failed request: its own message says what to do.
-        if (e instanceof CheckpointError) throw e;
+        // A damaged head or a broken invariant is not a failed request: its own message says what to do.
+        if (e instanceof SluiceError) throw e;
         // A commit transaction on the head is in flight: try again shortly.
         if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
           throw this.failure('take the lease', e);
@@ -194,7 +194,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
         : { owner: head.leaseOwner, expiresAtMs: head.leaseExpiresAt ?? Infinity };
     const decision = leaseDecision(holder, owner, now);
     if (decision.kind === 'held') return decision;
-    throw new CheckpointError(
+    throw new ExecutionError(
       `Internal error: DynamoDB refused the lease of ${this.location} to ${owner}, but the head it returned (${holder ? `held by ${holder.owner} until ${holder.expiresAtMs}` : 'no holder'}) leaves the lease free at ${now}.`,
       { cause },
     );
@@ -399,7 +399,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       if (classifyAwsError(e) !== 'condition-failed') throw this.failure(`write ${sk}`, e);
       const existing = conditionFailedItem(e);
       if (!existing) {
-        throw new CheckpointError(
+        throw new ExecutionError(
           `Internal error: creating ${this.location} item ${sk} failed its condition, yet DynamoDB returned no existing item.`,
           { cause: e },
         );
