@@ -223,7 +223,9 @@ export type {
   CheckpointBackend,
   CheckpointStore,
   CommitRecord,
+  CreateMetadataResult,
   OffsetIntent,
+  PutIntentResult,
   QueryMetadata,
 } from './checkpoint/checkpoint-store.js';
 export type { CreateResult, ObjectRangeReading, ObjectStore } from './checkpoint/object-store.js';

@@ -4,6 +4,7 @@
  * a small union here, so the engine decides on `AwsErrorKind` values and `retriable` flags and never
  * parses SDK error names itself.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { CheckpointError } from '../errors.js';
 
 /**
@@ -37,6 +38,7 @@ interface SdkErrorFields {
   readonly message?: unknown;
   readonly $metadata?: { readonly httpStatusCode?: unknown };
   readonly CancellationReasons?: unknown;
+  readonly Item?: unknown;
 }
 
 const NAMES: Readonly<Record<string, AwsErrorKind>> = {
@@ -126,6 +128,20 @@ export function cancelledTransactionItems(error: unknown): Array<AwsErrorKind | 
     const code = reason?.Code;
     return (typeof code === 'string' ? CANCELLATION_CODES[code] : undefined) ?? 'other';
   });
+}
+
+/**
+ * The item a failed condition was evaluated on, as DynamoDB returns it to a request made with
+ * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` (raw attribute values: the document client does
+ * not convert an error's item). Undefined when `error` is no failed condition or the item was absent.
+ */
+export function conditionFailedItem(error: unknown): Record<string, AttributeValue> | undefined {
+  const fields = asFields(error);
+  if (fields.name !== 'ConditionalCheckFailedException') return undefined;
+  const item = fields.Item;
+  return typeof item === 'object' && item !== null
+    ? (item as Record<string, AttributeValue>)
+    : undefined;
 }
 
 /** True for the kinds a later attempt of the same call can get past. */

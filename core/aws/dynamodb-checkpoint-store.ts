@@ -16,20 +16,23 @@
  * recover, since the protocol would otherwise re-run batch 0 or lose the lease forever.
  *
  * Protocol:
- * - lease: one UpdateItem takes the lease when it is free, expired or already ours, increments the
- *   fencing epoch, and returns the head in the same request.
- * - intent: PutItem with attribute_not_exists; the loser reads the winner's intent.
+ * - lease: one UpdateItem takes the lease when it is free, expired or already ours (the rule of
+ *   lease-decision.ts, as its condition), increments the fencing epoch, and returns the head in the
+ *   same request; when the lease is held, the failed condition returns the holder.
+ * - intent: PutItem with attribute_not_exists; the loser gets the winner's item back with the failed
+ *   condition (ReturnValuesOnConditionCheckFailure), so losing costs no second request.
  * - commit: one TransactWriteItems: Put commit#N (attribute_not_exists) + Update head to N, on the
  *   conditions head.batchId = N-1 and epoch = ours, + Update offsets#N-1 with its TTL. Its
  *   ClientRequestToken derives from (query, N, epoch), so a retried call of the same commit is
- *   harmless. A failed condition on the commit item means another attempt committed N
- *   (`conflict`); on the head alone, another invocation took the lease (`lease-lost`).
+ *   harmless. Which conditions failed decides the outcome by the rule of commit-decision.ts:
+ *   on the commit item, another attempt committed N (`conflict`); on the head alone, another
+ *   invocation took the lease (`lease-lost`).
  * Items stay far below DynamoDB's 400 KB: an intent larger than `maxItemRecordBytes` is written to
  * the object store (write-once key) and the item references it.
  */
 import { sortableId } from '../checkpoint/sortable-id.js';
 import { createHash, randomUUID } from 'node:crypto';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -43,12 +46,14 @@ import {
   type CheckpointStore,
   type CommitRecord,
   type CommitResult,
+  type CreateMetadataResult,
   type Lease,
   type LeaseResult,
   type OffsetIntent,
+  type PutIntentResult,
   type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
-import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
 import {
   decodeCheckpointRecord,
   encodeCheckpointRecord,
@@ -56,8 +61,15 @@ import {
 } from '../checkpoint/checkpoint-record.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
-import { CheckpointError } from '../errors.js';
-import { awsFailure, cancelledTransactionItems, classifyAwsError } from './aws-error.js';
+import { commitDecision } from '../checkpoint/commit-decision.js';
+import { leaseDecision } from '../checkpoint/lease-decision.js';
+import { CheckpointError, ExecutionError, SluiceError } from '../errors.js';
+import {
+  awsFailure,
+  cancelledTransactionItems,
+  classifyAwsError,
+  conditionFailedItem,
+} from './aws-error.js';
 
 /** Configuration of a DynamoDB checkpoint. */
 export interface DynamoDbCheckpointOptions {
@@ -84,6 +96,10 @@ interface StoredItem {
   readonly leaseExpiresAt?: number;
 }
 
+/** A create-if-absent either wrote its item or found one there first. */
+type CreateItemResult =
+  { readonly kind: 'created' } | { readonly kind: 'exists'; readonly item: StoredItem };
+
 const DEFAULT_MAX_ITEM_RECORD_BYTES = 64 * 1024;
 const DEFAULT_LOG_TTL_SECONDS = 30 * 24 * 3600;
 const MAX_COMMIT_ATTEMPTS = 5;
@@ -108,8 +124,13 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     return this.readRecord<QueryMetadata>('metadata');
   }
 
-  createMetadata(metadata: QueryMetadata): Promise<CreateResult> {
-    return this.createItem('metadata', { record: encodeCheckpointRecord(metadata) });
+  async createMetadata(metadata: QueryMetadata): Promise<CreateMetadataResult> {
+    const created = await this.createItem('metadata', { record: encodeCheckpointRecord(metadata) });
+    if (created.kind === 'created') return created;
+    return {
+      kind: 'exists',
+      metadata: await this.recordOf<QueryMetadata>(created.item, 'metadata'),
+    };
   }
 
   async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
@@ -117,8 +138,8 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       try {
         return await this.tryAcquireLease(owner, durationMs);
       } catch (e) {
-        // A damaged head is not a failed request: its own message says what to do.
-        if (e instanceof CheckpointError) throw e;
+        // A damaged head or a broken invariant is not a failed request: its own message says what to do.
+        if (e instanceof SluiceError) throw e;
         // A commit transaction on the head is in flight: try again shortly.
         if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
           throw this.failure('take the lease', e);
@@ -147,6 +168,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
             ':version': CHECKPOINT_FORMAT_VERSION,
           },
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       const head = result.Attributes as StoredItem;
@@ -154,13 +176,28 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       return { kind: 'acquired', lease, head: await this.headCommit(head) };
     } catch (e) {
       if (classifyAwsError(e) !== 'condition-failed') throw e;
-      const head = await this.getItem('head');
-      return {
-        kind: 'held',
-        owner: head?.leaseOwner ?? 'unknown',
-        expiresAtMs: head?.leaseExpiresAt ?? 0,
-      };
+      return this.heldLease(conditionFailedItem(e), owner, now, e);
     }
+  }
+
+  /** The holder of a lease DynamoDB refused, from the head its failed condition returned. */
+  private heldLease(
+    item: Record<string, AttributeValue> | undefined,
+    owner: string,
+    now: number,
+    cause: unknown,
+  ): LeaseResult {
+    const head = item ? storedItem(item) : undefined;
+    const holder =
+      head?.leaseOwner === undefined
+        ? undefined
+        : { owner: head.leaseOwner, expiresAtMs: head.leaseExpiresAt ?? Infinity };
+    const decision = leaseDecision(holder, owner, now);
+    if (decision.kind === 'held') return decision;
+    throw new ExecutionError(
+      `Internal error: DynamoDB refused the lease of ${this.location} to ${owner}, but the head it returned (${holder ? `held by ${holder.owner} until ${holder.expiresAtMs}` : 'no holder'}) leaves the lease free at ${now}.`,
+      { cause },
+    );
   }
 
   /** Gives the lease up (if still ours), so the next invocation need not wait for it to expire. */
@@ -234,32 +271,44 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     return this.readRecord<OffsetIntent>(intentKey(batchId), batchId);
   }
 
-  async putIntent(intent: OffsetIntent): Promise<CreateResult> {
+  async putIntent(intent: OffsetIntent): Promise<PutIntentResult> {
+    const sk = intentKey(intent.batchId);
+    const created = await this.createItem(sk, await this.intentAttributes(intent));
+    if (created.kind === 'created') return created;
+    return {
+      kind: 'exists',
+      intent: await this.recordOf<OffsetIntent>(created.item, sk, intent.batchId),
+    };
+  }
+
+  /** The intent inline, or (when larger than an item should hold) a reference to it in S3. */
+  private async intentAttributes(intent: OffsetIntent): Promise<Record<string, unknown>> {
     const record = encodeCheckpointRecord(intent);
     const limit = this.options.maxItemRecordBytes ?? DEFAULT_MAX_ITEM_RECORD_BYTES;
-    if (Buffer.byteLength(record) <= limit || !this.options.largeRecords) {
-      return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, record });
-    }
+    if (Buffer.byteLength(record) <= limit || !this.options.largeRecords)
+      return { batchId: intent.batchId, record };
     const recordKey = `checkpoint/${this.options.queryId}/offsets/${sortableId(intent.batchId)}-${randomUUID()}.json`;
     await this.options.largeRecords.put(recordKey, Buffer.from(record));
-    return this.createItem(intentKey(intent.batchId), { batchId: intent.batchId, recordKey });
+    return { batchId: intent.batchId, recordKey };
   }
 
   async commit(commit: CommitRecord, lease: Lease): Promise<CommitResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.db.send(this.commitTransaction(commit, lease));
-        return 'committed';
+        return commitDecision({ commitExists: false, leaseHeld: true });
       } catch (e) {
         const items = cancelledTransactionItems(e);
-        if (items[0] === 'condition-failed') return 'conflict';
-        if (items[1] === 'condition-failed') return 'lease-lost';
+        if (items[0] === 'condition-failed') return commitDecision({ commitExists: true });
+        if (items[1] === 'condition-failed')
+          return commitDecision({ commitExists: false, leaseHeld: false });
         // Another transaction touched the same items at the same time: whoever won decides.
         if (
           items.includes('transaction-conflict') ||
           classifyAwsError(e) === 'transaction-conflict'
         ) {
-          if (await this.getItem(commitKey(commit.batchId))) return 'conflict';
+          if (await this.getItem(commitKey(commit.batchId)))
+            return commitDecision({ commitExists: true });
           if (attempt < MAX_COMMIT_ATTEMPTS) {
             await sleep(20 * 2 ** attempt * Math.random());
             continue;
@@ -331,26 +380,42 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     });
   }
 
-  private async createItem(sk: string, attributes: Record<string, unknown>): Promise<CreateResult> {
+  /** Creates item `sk` unless it exists; a loser gets the existing item in the same request. */
+  private async createItem(
+    sk: string,
+    attributes: Record<string, unknown>,
+  ): Promise<CreateItemResult> {
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.options.tableName,
           Item: { ...this.key(sk), formatVersion: CHECKPOINT_FORMAT_VERSION, ...attributes },
           ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return 'created';
+      return { kind: 'created' };
     } catch (e) {
-      if (classifyAwsError(e) === 'condition-failed') return 'exists';
-      throw this.failure(`write ${sk}`, e);
+      if (classifyAwsError(e) !== 'condition-failed') throw this.failure(`write ${sk}`, e);
+      const existing = conditionFailedItem(e);
+      if (!existing) {
+        throw new ExecutionError(
+          `Internal error: creating ${this.location} item ${sk} failed its condition, yet DynamoDB returned no existing item.`,
+          { cause: e },
+        );
+      }
+      return { kind: 'exists', item: storedItem(existing) };
     }
   }
 
   /** The record of item `sk`; `batchId` is the batch it must hold, when it is a batch's record. */
   private async readRecord<T>(sk: string, batchId?: number): Promise<T | undefined> {
     const item = await this.getItem(sk);
-    if (!item) return undefined;
+    return item ? this.recordOf<T>(item, sk, batchId) : undefined;
+  }
+
+  /** The record item `sk` holds, inline or in the object store; checked as `readRecord` says. */
+  private async recordOf<T>(item: StoredItem, sk: string, batchId?: number): Promise<T> {
     const name = `${this.location} item ${sk}`;
     if (batchId !== undefined)
       requireBatch(`${name} (its batchId attribute)`, item.batchId, batchId);
@@ -397,6 +462,26 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   private failure(action: string, e: unknown): Error {
     return awsFailure(`Could not ${action} in ${this.location}`, e);
   }
+}
+
+/**
+ * A checkpoint item from raw attribute values (as a failed condition returns it): the attributes
+ * the store reads, each of the type it writes; anything else is left out, as a read leaves it unused.
+ */
+function storedItem(attributes: Record<string, AttributeValue>): StoredItem {
+  const text = (name: string) => attributes[name]?.S;
+  const number = (name: string) => {
+    const n = attributes[name]?.N;
+    return n === undefined ? undefined : Number(n);
+  };
+  return {
+    record: text('record'),
+    recordKey: text('recordKey'),
+    batchId: number('batchId'),
+    epoch: number('epoch'),
+    leaseOwner: text('leaseOwner'),
+    leaseExpiresAt: number('leaseExpiresAt'),
+  };
 }
 
 function intentKey(batchId: number): string {

@@ -4,7 +4,7 @@
  * becomes real only when commit#N is created. Records carry a format version and are validated on read.
  */
 import type { Offset } from '../sources/source.js';
-import type { CreateResult, ObjectStore } from './object-store.js';
+import type { ObjectStore } from './object-store.js';
 
 /** Format version of every checkpoint record this code writes. */
 export const CHECKPOINT_FORMAT_VERSION = 1;
@@ -44,6 +44,21 @@ export interface CommitRecord {
   readonly nextWatermarkMicros: number | null;
 }
 
+/**
+ * How creating the query metadata ended: `created`, or `exists` with the metadata that was there
+ * first (another start created it), read by the store so the caller needs no second request.
+ */
+export type CreateMetadataResult =
+  { readonly kind: 'created' } | { readonly kind: 'exists'; readonly metadata: QueryMetadata };
+
+/**
+ * How writing the intent of batch N ended: `created`, or `exists` with the intent an earlier attempt
+ * wrote, which is the truth for N. The store reads it as part of the losing create (DynamoDB returns
+ * the item with the failed condition), so a caller that lost never issues a second read.
+ */
+export type PutIntentResult =
+  { readonly kind: 'created' } | { readonly kind: 'exists'; readonly intent: OffsetIntent };
+
 /** The right to run the next batch of a query, until `expiresAtMs`; `epoch` fences stale holders. */
 export interface Lease {
   readonly owner: string;
@@ -67,7 +82,8 @@ export interface CheckpointStore {
   /** A description for messages (directory, table). */
   readonly location: string;
   getMetadata(): Promise<QueryMetadata | undefined>;
-  createMetadata(metadata: QueryMetadata): Promise<CreateResult>;
+  /** Creates the query metadata unless it exists (then the existing metadata is returned). */
+  createMetadata(metadata: QueryMetadata): Promise<CreateMetadataResult>;
   /** Takes the lease if it is free, expired or already `owner`'s, and returns the head with it. */
   acquireLease(owner: string, durationMs: number): Promise<LeaseResult>;
   /** Gives the lease up if it is still `lease`, so the next invocation need not wait for it to expire. */
@@ -77,8 +93,8 @@ export interface CheckpointStore {
   /** The commit of one batch, if it exists (and has not expired from the commit log). */
   getCommit(batchId: number): Promise<CommitRecord | undefined>;
   getIntent(batchId: number): Promise<OffsetIntent | undefined>;
-  /** Creates the intent of a batch unless one exists (then the existing one is the truth). */
-  putIntent(intent: OffsetIntent): Promise<CreateResult>;
+  /** Creates the intent of a batch unless one exists (then the existing one is returned: it is the truth). */
+  putIntent(intent: OffsetIntent): Promise<PutIntentResult>;
   /** Makes batch N real: atomically records its commit and moves the head, if `lease` still holds. */
   commit(commit: CommitRecord, lease: Lease): Promise<CommitResult>;
   /**

@@ -3,15 +3,20 @@
  * `metadata.json`, `offsets/<batchId>.json` (intents) and `commits/<batchId>.json`, batch ids
  * zero-padded so that listing order is batch order. Every create is atomic and create-if-absent.
  */
+import { CheckpointError } from '../errors.js';
 import { sortableId } from './sortable-id.js';
 import { decodeCheckpointRecord, encodeCheckpointRecord } from './checkpoint-record.js';
+import { commitDecision } from './commit-decision.js';
+import { leaseDecision } from './lease-decision.js';
 import {
   type CheckpointStore,
   type CommitRecord,
   type CommitResult,
+  type CreateMetadataResult,
   type Lease,
   type LeaseResult,
   type OffsetIntent,
+  type PutIntentResult,
   type QueryMetadata,
 } from './checkpoint-store.js';
 import type { CreateResult, ObjectStore } from './object-store.js';
@@ -30,8 +35,9 @@ export class FileCheckpointStore implements CheckpointStore {
     return this.read<QueryMetadata>(METADATA_KEY);
   }
 
-  createMetadata(metadata: QueryMetadata): Promise<CreateResult> {
-    return this.create(METADATA_KEY, metadata);
+  async createMetadata(metadata: QueryMetadata): Promise<CreateMetadataResult> {
+    if ((await this.create(METADATA_KEY, metadata)) === 'created') return { kind: 'created' };
+    return { kind: 'exists', metadata: await this.readExisting<QueryMetadata>(METADATA_KEY) };
   }
 
   async latestCommit(): Promise<CommitRecord | undefined> {
@@ -44,18 +50,24 @@ export class FileCheckpointStore implements CheckpointStore {
     return this.read<OffsetIntent>(batchKey('offsets', batchId), batchId);
   }
 
-  putIntent(intent: OffsetIntent): Promise<CreateResult> {
-    return this.create(batchKey('offsets', intent.batchId), intent);
+  async putIntent(intent: OffsetIntent): Promise<PutIntentResult> {
+    const key = batchKey('offsets', intent.batchId);
+    if ((await this.create(key, intent)) === 'created') return { kind: 'created' };
+    return { kind: 'exists', intent: await this.readExisting<OffsetIntent>(key, intent.batchId) };
   }
 
   /**
-   * The local backend has one writer per checkpoint, so the lease is advisory: it is always granted.
-   * A second writer is still caught, by the commit's create-if-absent.
+   * The local backend has one writer per checkpoint, so the lease is advisory: no holder is recorded,
+   * and by the lease rule (lease-decision.ts) it is always free. A second writer is still caught, by
+   * the commit's create-if-absent.
    */
   async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+    const now = Date.now();
+    const decision = leaseDecision(undefined, owner, now);
+    if (decision.kind === 'held') return decision;
     return {
       kind: 'acquired',
-      lease: { owner, epoch: 0, expiresAtMs: Date.now() + durationMs },
+      lease: { owner, epoch: 0, expiresAtMs: now + durationMs },
       head: await this.latestCommit(),
     };
   }
@@ -66,9 +78,12 @@ export class FileCheckpointStore implements CheckpointStore {
     return this.read<CommitRecord>(batchKey('commits', batchId), batchId);
   }
 
+  /** Creates commits/N if absent; the advisory lease always holds (see commit-decision.ts). */
   async commit(commit: CommitRecord, _lease: Lease): Promise<CommitResult> {
     const created = await this.create(batchKey('commits', commit.batchId), commit);
-    return created === 'created' ? 'committed' : 'conflict';
+    return commitDecision(
+      created === 'exists' ? { commitExists: true } : { commitExists: false, leaseHeld: true },
+    );
   }
 
   async forgetBatchesBefore(batchId: number): Promise<number> {
@@ -80,6 +95,20 @@ export class FileCheckpointStore implements CheckpointStore {
 
   private create(key: string, record: object): Promise<CreateResult> {
     return this.store.putIfAbsent(key, Buffer.from(encodeCheckpointRecord(record)));
+  }
+
+  /**
+   * The record a losing create found at `key`. Files are never deleted while a batch may still
+   * need them, so one that vanished between the create and this read is a damaged checkpoint.
+   */
+  private async readExisting<T>(key: string, batchId?: number): Promise<T> {
+    const record = await this.read<T>(key, batchId);
+    if (record === undefined) {
+      throw new CheckpointError(
+        `Checkpoint file ${this.location}/${key} was reported as existing but cannot be read; another process may be deleting the checkpoint. Stop the other writers and restart the query.`,
+      );
+    }
+    return record;
   }
 
   /** The record at `key`; `batchId` is the batch it must hold, when it is a batch's record. */

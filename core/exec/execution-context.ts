@@ -12,8 +12,12 @@ export type BatchCounters = Record<string, number>;
 /** The streaming half of the context: present only when the plan runs as a micro-batch. */
 export interface StreamingExecution {
   readonly batchId: number;
-  /** The watermark in force for this batch (computed from earlier batches); undefined before any. */
-  readonly watermarkMicros: number | undefined;
+  /**
+   * The watermark in force for stateful operator `operatorId` in this batch (computed from earlier
+   * batches and propagated to it from the watermark nodes beneath it); undefined before any, or
+   * when no watermark node is beneath it.
+   */
+  watermarkMicros(operatorId: number): number | undefined;
   readonly outputMode: OutputMode;
   /** The state store `storeName` (default: `default`) of stateful operator `operatorId`, open at this batch's version. */
   stateStore(operatorId: number, storeName?: string): StateStore;

@@ -19,11 +19,25 @@ import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
 
+/**
+ * Where a stateful operator's event time comes from: a watermark node beneath it, or a stateful
+ * operator beneath it (whose output carries a watermark on), the nearest ones on each path down.
+ */
+export type WatermarkInput =
+  | { readonly kind: 'watermark'; readonly watermarkId: number }
+  | { readonly kind: 'stateful'; readonly operatorId: number };
+
 /** A planned query: the root operator and the query's watermark operators. */
 export interface PhysicalPlan {
   readonly root: PhysicalOperator;
   readonly watermarks: readonly WatermarkExec[];
   readonly statefulOperators: readonly StatefulOperator[];
+  /**
+   * Per stateful operator (by operatorId), the watermark nodes and stateful operators that feed it
+   * event time: the plan's structure from which each operator's watermark is propagated. Nested
+   * watermark nodes are not an outer one's input: the outer one redefines event time.
+   */
+  readonly watermarkInputs: readonly (readonly WatermarkInput[])[];
 }
 
 /**
@@ -37,6 +51,18 @@ export function planPhysical(
 ): PhysicalPlan {
   const watermarks: WatermarkExec[] = [];
   const statefulOperators: StatefulOperator[] = [];
+  const watermarkInputs: WatermarkInput[][] = [];
+  // The watermark inputs met so far under the node being built; each watermark or stateful node
+  // collects its own input's apart, then stands alone for the nodes above it.
+  let inputs: WatermarkInput[] = [];
+  const buildCollecting = (node: LogicalPlan) => {
+    const outer = inputs;
+    inputs = [];
+    const operator = build(node);
+    const collected = inputs;
+    inputs = outer;
+    return { operator, collected };
+  };
   const build = (node: LogicalPlan): PhysicalOperator => {
     switch (node.kind) {
       case 'relation':
@@ -47,20 +73,24 @@ export function planPhysical(
       case 'filter':
         return new FilterExec(node, build(node.input), clock);
       case 'aggregate': {
-        const input = build(node.input);
-        if (!streaming || !node.isStreaming) return new HashAggregateExec(node, input, clock);
+        const { operator: input, collected } = buildCollecting(node.input);
+        if (!streaming || !node.isStreaming) {
+          inputs.push(...collected);
+          return new HashAggregateExec(node, input, clock);
+        }
         const op = new StatefulAggregateExec(statefulOperators.length, node, input, clock);
         statefulOperators.push(op);
+        watermarkInputs.push(collected);
+        inputs.push({ kind: 'stateful', operatorId: op.operatorId });
         return op;
       }
       case 'watermark': {
-        const op = new WatermarkExec(
-          watermarks.length,
-          node.delayMicros,
-          node.columnIndex,
-          build(node.input),
-        );
+        // the id is taken before the input is built, as it always was: ids name stored event times
+        const watermarkId = watermarks.length;
+        const { operator: input } = buildCollecting(node.input);
+        const op = new WatermarkExec(watermarkId, node.delayMicros, node.columnIndex, input);
         watermarks.push(op);
+        inputs.push({ kind: 'watermark', watermarkId });
         return op;
       }
       case 'union':
@@ -73,5 +103,5 @@ export function planPhysical(
         return new LimitExec(node.n, build(node.input));
     }
   };
-  return { root: build(plan), watermarks, statefulOperators };
+  return { root: build(plan), watermarks, statefulOperators, watermarkInputs };
 }

@@ -1,7 +1,8 @@
 /**
  * Streaming aggregation: keeps each group's accumulators in the state store across micro-batches.
  *
- * Per batch, with W the watermark in force (from earlier batches):
+ * Per batch, with W this operator's watermark in force (from earlier batches, propagated to it from
+ * the watermark nodes beneath it):
  * 1. drop late rows: rows whose group's event time (window end, or the key) is <= W; counted.
  *    Not in complete mode: it keeps every group forever, so a late row still has its group (Spark).
  * 2. fold the remaining rows into their groups, loaded from state (copied, so the loaded version is
@@ -20,12 +21,7 @@ import { DEFAULT_STORE_NAME } from '../state/state-store-id.js';
 import type { StateStore } from '../state/state-store.js';
 import { typeName } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
-import {
-  count,
-  countForOperator,
-  type ExecutionContext,
-  type StreamingExecution,
-} from './execution-context.js';
+import { count, countForOperator, type ExecutionContext } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
 import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
 import type { StatefulOperator } from './stateful-operator.js';
@@ -56,9 +52,10 @@ export class StatefulAggregateExec implements StatefulOperator {
     if (!streaming)
       throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
     const store = streaming.stateStore(this.operatorId);
-    const lateBefore = streaming.outputMode === 'complete' ? undefined : streaming.watermarkMicros;
+    const watermark = streaming.watermarkMicros(this.operatorId);
+    const lateBefore = streaming.outputMode === 'complete' ? undefined : watermark;
     const changed = this.fold(store, lateBefore, ctx);
-    for (const row of this.emit(store, changed, streaming)) consume(row);
+    for (const row of this.emit(store, changed, streaming.outputMode, watermark)) consume(row);
   }
 
   /** In append and update modes a rising watermark closes groups, which a batch must evict (and emit). */
@@ -115,22 +112,24 @@ export class StatefulAggregateExec implements StatefulOperator {
     return changed;
   }
 
+  /** The rows `mode` emits this batch, under this operator's watermark. */
   private emit(
     store: StateStore,
     changed: Map<string, Group>,
-    streaming: StreamingExecution,
+    mode: OutputMode,
+    watermark: number | undefined,
   ): Row[] {
     const grouping = this.grouping;
-    switch (streaming.outputMode) {
+    switch (mode) {
       case 'complete':
         return [...store.entries()].map(([, g]) => grouping.output(g as Group));
       case 'update': {
         const out = [...changed.values()].map((g) => grouping.output(g));
-        this.evictClosed(store, streaming.watermarkMicros);
+        this.evictClosed(store, watermark);
         return out;
       }
       case 'append':
-        return this.evictClosed(store, streaming.watermarkMicros).map((g) => grouping.output(g));
+        return this.evictClosed(store, watermark).map((g) => grouping.output(g));
     }
   }
 

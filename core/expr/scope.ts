@@ -23,11 +23,12 @@ export interface Scope {
 }
 
 /**
- * The processing time of the batch being run, in microseconds. One holder per running query, set
- * before each batch from its intent, so a re-run of a batch sees the same `current_timestamp()`.
+ * The processing time of the batch being run, in microseconds, fixed for the batch: a stream plans
+ * each batch with the time its intent recorded, so a re-run of a batch sees the same
+ * `current_timestamp()`.
  */
 export interface BatchClock {
-  batchTimestampMicros: number;
+  readonly batchTimestampMicros: number;
 }
 
 /** A scope over one schema. Plan-qualified references (`df.col(...)`) resolve by name, like plain ones. */

@@ -6,15 +6,18 @@
  *   1. lease    read the head: the last committed batch, its state manifest and the next watermark.
  *               (The local backend has one writer per checkpoint; the commit's create-if-absent
  *               still detects a second one.)
- *   2. plan     reuse the intent of batch N if a crashed attempt wrote one; otherwise ask the
- *               sources for their latest offsets and write the intent (create-if-absent). The
- * intent
- *               fixes N's offsets, processing time and watermark forever.
+ *   2. plan     ask the sources for their latest offsets; next-batch.ts decides whether to plan a
+ *               batch, a no-data batch or none, and the intent is written (create-if-absent). When
+ *               a crashed attempt wrote one first, the losing write returns it and it is reused.
+ *               The intent fixes N's offsets, processing time and watermark forever.
  *   3. load     state at version N-1: the in-memory copy when it is that version, else from files.
- *   4. run      read exactly the intent's offset ranges and execute the plan.
+ *   4. run      read exactly the intent's offset ranges and execute the batch's plan (batch-plans.ts)
+ *               under its processing time, each stateful operator under its own watermark
+ *               (watermark-propagation.ts).
  *   5. persist  write changed state partitions and a manifest under attempt-unique keys.
  *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
- *   7. commit   create commit#N (create-if-absent). Only now does batch N exist.
+ *   7. commit   create commit#N (create-if-absent), with the watermark of N+1 from
+ *               watermark-tracker.ts. Only now does batch N exist.
  *   8. report   build the progress record.
  *
  * A crash anywhere before 7 leaves commit#N absent, so the next attempt re-runs N from the same
@@ -28,12 +31,13 @@ import {
   type Lease,
   type CommitRecord,
   type OffsetIntent,
+  type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
-import { type PhysicalPlan, planPhysical } from '../exec/physical-planner.js';
+import type { PhysicalPlan } from '../exec/physical-planner.js';
 import {
   allNodes,
   type LogicalPlan,
@@ -43,7 +47,6 @@ import {
 import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
 import { type Offset, sameOffset, type Source } from '../sources/source.js';
-import type { BatchClock } from '../expr/scope.js';
 import { BatchStateStores } from '../state/batch-state-stores.js';
 import { type StateStoreId, stateStoreId } from '../state/state-store-id.js';
 import {
@@ -53,6 +56,10 @@ import {
 } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
+import { BatchPlans } from './batch-plans.js';
+import { nextBatch, type NextBatchFacts } from './next-batch.js';
+import { operatorWatermarks } from './watermark-propagation.js';
+import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
@@ -121,12 +128,11 @@ export class MicroBatchExecution {
   private constructor(
     private readonly options: MicroBatchExecutionOptions,
     queryId: string,
-    physical: PhysicalPlan,
-    /** The processing time the plan's current_timestamp() reads; set from each batch's intent. */
-    private readonly clockHolder: BatchClock,
+    /** Each batch's physical plan, with the batch's processing time. */
+    private readonly plans: BatchPlans,
   ) {
     this.queryId = queryId;
-    this.physical = physical;
+    this.physical = plans.shape;
     const nodes = allNodes(options.plan);
     this.streamingRelations = nodes.filter(
       (n): n is StreamingRelation => n.kind === 'streamingRelation',
@@ -144,30 +150,31 @@ export class MicroBatchExecution {
       options.snapshotInterval,
     );
     this.clock = options.clock ?? Date.now;
-    this.storeIds = physical.statefulOperators.flatMap((op) =>
+    this.storeIds = this.physical.statefulOperators.flatMap((op) =>
       op.storeNames.map((name) => stateStoreId(op.operatorId, name)),
     );
   }
 
   /** Opens the checkpoint (creating it on first start), checks that it belongs to this query, and opens the sink. */
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
-    const clockHolder: BatchClock = { batchTimestampMicros: 0 };
-    const physical = planPhysical(options.plan, true, clockHolder);
+    const plans = new BatchPlans(options.plan);
     const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
-      await options.checkpoint.createMetadata({
+      const fresh: QueryMetadata = {
         formatVersion: CHECKPOINT_FORMAT_VERSION,
         queryId: randomUUID(),
         planFingerprint: fingerprint,
         numStatePartitions: options.numStatePartitions,
-      });
-      metadata = (await options.checkpoint.getMetadata())!;
+      };
+      // Create-if-absent: when another start created the checkpoint first, its metadata stands.
+      const created = await options.checkpoint.createMetadata(fresh);
+      metadata = created.kind === 'created' ? fresh : created.metadata;
     }
     checkPlanFingerprint(
       metadata.planFingerprint,
       options.plan,
-      physical,
+      plans.shape,
       options.numStatePartitions,
       options.checkpoint.location,
     );
@@ -180,8 +187,7 @@ export class MicroBatchExecution {
     return new MicroBatchExecution(
       { ...options, numStatePartitions: metadata.numStatePartitions },
       metadata.queryId,
-      physical,
-      clockHolder,
+      plans,
     );
   }
 
@@ -246,7 +252,7 @@ export class MicroBatchExecution {
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { lease, head } = leased;
-      const intent = await step('plan', () => this.planBatch(batchId, head, readAllAvailable));
+      const intent = await step('plan', () => this.planBatch(head, readAllAvailable));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', () => this.executeBatch(intent, head, state));
@@ -294,56 +300,53 @@ export class MicroBatchExecution {
   }
 
   /**
-   * True when a stateful operator needs a batch without new data: the last committed batch moved
-   * the watermark, and at the new one the operator would evict state or emit rows.
+   * Step 2: the intent of batch N. next-batch.ts decides from the facts gathered here; a planned
+   * intent is written with a create-if-absent, and when that loses (a crashed attempt or a rival
+   * planned N first) the intent it returns is the truth, so reusing one costs no extra request.
    */
-  private needsNoDataBatch(
-    head: CommitRecord | undefined,
-    previous: OffsetIntent | undefined,
-  ): boolean {
-    if (!head) return false;
-    const last = previous?.watermarkMicros ?? undefined;
-    const next = head.nextWatermarkMicros ?? undefined;
-    return this.physical.statefulOperators.some((op) =>
-      op.shouldRunAnotherBatch(this.options.outputMode, last, next),
-    );
-  }
-
-  /** Step 2: the intent of batch N, reused if it exists, else planned from the sources and written. */
   private async planBatch(
-    batchId: number,
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
   ): Promise<OffsetIntent | undefined> {
-    const previous = await this.committedIntent(head);
-    const start = this.sources.map((_, i) => previous?.end[i] ?? null);
+    const committedIntent = await this.committedIntent(head);
+    const start = this.sources.map((_, i) => committedIntent?.end[i] ?? null);
     const context = {
       batchTimestampMs: this.clock(),
-      previousBatchTimestampMs: previous?.batchTimestampMs,
+      previousBatchTimestampMs: committedIntent?.batchTimestampMs,
       ...(readAllAvailable ? { readAllAvailable } : {}),
     };
-    const end = await Promise.all(
+    const latest = await Promise.all(
       this.sources.map((s, i) =>
         this.fixedEnds.has(i)
           ? (this.fixedEnds.get(i) ?? start[i] ?? undefined)
           : s.latestOffset(start[i] ?? undefined, context),
       ),
     );
-    const hasData = end.some((e, i) => !sameOffset(e ?? null, start[i]));
-    // Offsets and time only grow, so an earlier attempt that wrote an intent for this batch made the
-    // same call (a source's admission by minimum or delay too: more data, later time).
-    if (!hasData && !this.needsNoDataBatch(head, previous)) return undefined;
-    const intent: OffsetIntent = {
-      formatVersion: CHECKPOINT_FORMAT_VERSION,
-      batchId,
-      start,
-      end: end.map((e) => e ?? null),
+    const facts: NextBatchFacts = {
+      head,
+      committedIntent,
+      latestOffsets: latest.map((e) => e ?? null),
+      operatorsActOnWatermark: this.operatorsActOnWatermark(head, committedIntent),
       batchTimestampMs: context.batchTimestampMs,
-      watermarkMicros: head?.nextWatermarkMicros ?? null,
     };
-    // Create-if-absent: when a crashed attempt already planned this batch, its intent is the truth.
-    const created = await this.options.checkpoint.putIntent(intent);
-    return created === 'created' ? intent : (await this.options.checkpoint.getIntent(batchId))!;
+    let next = nextBatch(facts);
+    if (next.kind === 'plan-new' || next.kind === 'no-data') {
+      const written = await this.options.checkpoint.putIntent(next.intent);
+      if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
+    }
+    return next.kind === 'idle' ? undefined : next.intent;
+  }
+
+  /** Whether a stateful operator would act if the watermark moved as the head proposes. */
+  private operatorsActOnWatermark(
+    head: CommitRecord | undefined,
+    committedIntent: OffsetIntent | undefined,
+  ): boolean {
+    const last = committedIntent?.watermarkMicros ?? undefined;
+    const next = head?.nextWatermarkMicros ?? undefined;
+    return this.physical.statefulOperators.some((op) =>
+      op.shouldRunAnotherBatch(this.options.outputMode, last, next),
+    );
   }
 
   /** The intent of the head batch: remembered when this run committed it (no request), else read. */
@@ -391,10 +394,14 @@ export class MicroBatchExecution {
     );
     this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceRows[i]));
     for (const r of this.relations) inputs.set(r.id, await r.scan());
-    this.clockHolder.batchTimestampMicros = intent.batchTimestampMs * 1000;
     const counters: BatchCounters = {};
     const operatorCounters = new Map<number, BatchCounters>();
     const eventTimeMax = new Map<number, number>();
+    // every watermark node emits the query's watermark in force, as in Spark
+    const watermarks = operatorWatermarks(
+      this.physical.watermarkInputs,
+      () => intent.watermarkMicros ?? undefined,
+    );
     const stores = state
       ? new BatchStateStores(state.stores, this.storeIds, head?.batchId ?? -1)
       : undefined;
@@ -403,7 +410,7 @@ export class MicroBatchExecution {
       counters,
       streaming: {
         batchId: intent.batchId,
-        watermarkMicros: intent.watermarkMicros ?? undefined,
+        watermarkMicros: (operatorId) => watermarks[operatorId],
         outputMode: this.options.outputMode,
         stateStore: (op, storeName) => stores!.store(op, storeName),
         operatorCounters: (op) => {
@@ -414,7 +421,7 @@ export class MicroBatchExecution {
       },
     };
     try {
-      const output = collectRows(this.physical.root, ctx);
+      const output = collectRows(this.plans.forBatch(intent.batchTimestampMs).root, ctx);
       stores?.commit();
       const sourceCounts = sourceRows.map((r) => r.length);
       return { output, counters, operatorCounters, stores, eventTimeMax, sourceRows: sourceCounts };
@@ -440,33 +447,27 @@ export class MicroBatchExecution {
     };
   }
 
-  /** The commit record: state version, event-time maxima so far, and the watermark for batch N+1. */
+  /**
+   * The commit record: state version, event-time maxima so far, and the watermark for batch N+1
+   * (watermark-tracker.ts).
+   */
   private commitRecord(
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
     stateManifest: string | null,
   ): CommitRecord {
-    const eventTimeMax: Record<string, number> = { ...(head?.eventTimeMax ?? {}) };
-    for (const [id, t] of batchMax) eventTimeMax[id] = Math.max(eventTimeMax[id] ?? -Infinity, t);
-    const watermarks = this.physical.watermarks;
-    const seenData = watermarks.some((w) => eventTimeMax[w.watermarkId] !== undefined);
-    // The global watermark is the minimum over the watermarked inputs, and never moves back. As in
-    // Spark, an input that has seen no data counts as 0 (the epoch): until every input has data,
-    // no window closes on the strength of the others.
-    const candidates = watermarks.map((w) =>
-      eventTimeMax[w.watermarkId] === undefined ? 0 : eventTimeMax[w.watermarkId] - w.delayMicros,
-    );
-    const current = intent.watermarkMicros;
-    const proposed = seenData ? Math.min(...candidates) : null;
-    const nextWatermarkMicros =
-      proposed === null ? current : Math.max(proposed, current ?? -Infinity);
+    const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
     return {
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
       stateManifest,
       eventTimeMax,
-      nextWatermarkMicros,
+      nextWatermarkMicros: nextWatermark(
+        eventTimeMax,
+        this.physical.watermarks,
+        intent.watermarkMicros,
+      ),
     };
   }
 

@@ -178,6 +178,83 @@ describe('DynamoDbCheckpointStore integrity', () => {
   });
 });
 
+/** A new query's checkpoint whose client counts the requests it sends. */
+async function counted() {
+  table ??= createCheckpointTable(uniqueName('checkpoints'));
+  const client = dynamoClient();
+  let requests = 0;
+  client.middlewareStack.add(
+    (next) => (args) => {
+      requests++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countRequests' },
+  );
+  const store = new DynamoDbCheckpointStore({
+    client,
+    tableName: await table,
+    queryId: uniqueName('query'),
+  });
+  /** The requests sent since the last call. */
+  const take = () => {
+    const n = requests;
+    requests = 0;
+    return n;
+  };
+  return { store, take };
+}
+
+describe('DynamoDbCheckpointStore losing races', () => {
+  it("returns the winner's intent to a losing putIntent in that one request", async () => {
+    const { store, take } = await counted();
+    expect(await store.putIntent(intent(0))).toEqual({ kind: 'created' });
+    take();
+    const lost = await store.putIntent({ ...intent(0), batchTimestampMs: 99 });
+    expect(lost).toEqual({ kind: 'exists', intent: intent(0) });
+    expect(take()).toBe(1);
+  });
+
+  it('returns the existing metadata to a losing createMetadata in that one request', async () => {
+    const { store, take } = await counted();
+    const metadata = {
+      formatVersion: CHECKPOINT_FORMAT_VERSION,
+      queryId: 'first',
+      planFingerprint: 'p',
+      numStatePartitions: 2,
+    };
+    await store.createMetadata(metadata);
+    take();
+    expect(await store.createMetadata({ ...metadata, queryId: 'second' })).toEqual({
+      kind: 'exists',
+      metadata,
+    });
+    expect(take()).toBe(1);
+  });
+
+  it('names the holder of a live lease in the one request that was refused', async () => {
+    const { store, take } = await counted();
+    const held = await store.acquireLease('first', 60_000);
+    if (held.kind !== 'acquired') throw new Error('lease not acquired');
+    take();
+    expect(await store.acquireLease('second', 60_000)).toEqual({
+      kind: 'held',
+      owner: 'first',
+      expiresAtMs: held.lease.expiresAtMs,
+    });
+    expect(take()).toBe(1);
+  });
+
+  it('refuses the existing intent a losing putIntent gets back when it was edited', async () => {
+    const { store, get, set } = await fresh();
+    await store.putIntent(intent(3));
+    const sk = 'offsets#00000000000000000003';
+    await set(sk, 'record', editDigit((await get(sk))!.record as string, 39));
+    await expect(store.putIntent(intent(3))).rejects.toThrow(
+      `item ${sk} is corrupt (checksum mismatch)`,
+    );
+  });
+});
+
 describe('DynamoDbCheckpointStore offset log TTL', () => {
   it("gives an intent its TTL once the next batch commits, and keeps the head's intent", async () => {
     const { store, get } = await fresh();
@@ -223,8 +300,13 @@ describe('an intent spilled to the object store', () => {
       largeRecords: objects('q1'),
       maxItemRecordBytes: 10,
     });
-    expect(await store.putIntent(spilled)).toBe('created');
+    expect(await store.putIntent(spilled)).toEqual({ kind: 'created' });
     expect(await store.getIntent(0)).toEqual(spilled);
+    // a second attempt loses and gets the spilled intent back from the object store
+    expect(await store.putIntent({ ...spilled, batchTimestampMs: 2 })).toEqual({
+      kind: 'exists',
+      intent: spilled,
+    });
 
     // another query's object, and an item that points at it
     const foreign = '../q2/checkpoint/q2/offsets/0.json';

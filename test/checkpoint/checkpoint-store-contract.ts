@@ -51,20 +51,34 @@ export function checkpointStoreContract(
   capabilities: CheckpointCapabilities,
 ): void {
   describe(`CheckpointStore contract: ${name}`, () => {
-    it('creates the query metadata once; a second create keeps the first', async () => {
+    it('creates the query metadata once; a second create keeps the first and returns it', async () => {
       const store = await fresh();
       expect(await store.getMetadata()).toBeUndefined();
-      expect(await store.createMetadata(metadata)).toBe('created');
-      expect(await store.createMetadata({ ...metadata, queryId: 'other' })).toBe('exists');
+      expect(await store.createMetadata(metadata)).toEqual({ kind: 'created' });
+      expect(await store.createMetadata({ ...metadata, queryId: 'other' })).toEqual({
+        kind: 'exists',
+        metadata,
+      });
       expect(await store.getMetadata()).toEqual(metadata);
     });
 
-    it('writes each intent once: a second intent for the same batch is refused and the first stays', async () => {
+    it('writes each intent once: a second intent for the same batch loses and gets the first back', async () => {
       const store = await fresh();
-      expect(await store.putIntent(intent(0, 5))).toBe('created');
-      expect(await store.putIntent(intent(0, 9))).toBe('exists');
+      expect(await store.putIntent(intent(0, 5))).toEqual({ kind: 'created' });
+      expect(await store.putIntent(intent(0, 9))).toEqual({ kind: 'exists', intent: intent(0, 5) });
       expect(await store.getIntent(0)).toEqual(intent(0, 5));
       expect(await store.getIntent(1)).toBeUndefined();
+    });
+
+    it('lets exactly one of many concurrent intents of a batch win; every loser gets the winner', async () => {
+      const store = await fresh();
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.putIntent(intent(3, 10 + i))),
+      );
+      const winners = results.flatMap((r, i) => (r.kind === 'created' ? [intent(3, 10 + i)] : []));
+      expect(winners).toHaveLength(1);
+      for (const r of results) if (r.kind === 'exists') expect(r.intent).toEqual(winners[0]);
+      expect(await store.getIntent(3)).toEqual(winners[0]);
     });
 
     it('returns the head with the lease, and moves the head with each commit', async () => {

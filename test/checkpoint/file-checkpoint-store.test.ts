@@ -52,16 +52,16 @@ describe('FileCheckpointStore', () => {
     it('is undefined on a new checkpoint, and reads back as created', async () => {
       const store = checkpoint();
       expect(await store.getMetadata()).toBeUndefined();
-      expect(await store.createMetadata(metadata)).toBe('created');
+      expect(await store.createMetadata(metadata)).toEqual({ kind: 'created' });
       expect(await store.getMetadata()).toEqual(metadata);
     });
 
-    it('is created once: a second create reports exists and the first stays', async () => {
+    it('is created once: a second create reports exists with the first, which stays', async () => {
       const store = checkpoint();
       await store.createMetadata(metadata);
       expect(
         await store.createMetadata({ ...metadata, queryId: 'other', numStatePartitions: 4 }),
-      ).toBe('exists');
+      ).toEqual({ kind: 'exists', metadata });
       expect(await store.getMetadata()).toEqual(metadata);
     });
 
@@ -76,17 +76,20 @@ describe('FileCheckpointStore', () => {
     it('round-trips an intent with its offsets, timestamp and watermark', async () => {
       const store = checkpoint();
       expect(await store.getIntent(0)).toBeUndefined();
-      expect(await store.putIntent(intent(0, 3))).toBe('created');
-      expect(await store.putIntent(intent(1, 7))).toBe('created');
+      expect(await store.putIntent(intent(0, 3))).toEqual({ kind: 'created' });
+      expect(await store.putIntent(intent(1, 7))).toEqual({ kind: 'created' });
       expect(await store.getIntent(0)).toEqual(intent(0, 3));
       expect(await store.getIntent(1)).toEqual(intent(1, 7));
       expect(await store.getIntent(2)).toBeUndefined();
     });
 
-    it('is create-once: a second intent for the same batch reports exists and the first stays', async () => {
+    it('is create-once: a second intent for the same batch reports exists with the first, which stays', async () => {
       const store = checkpoint();
       await store.putIntent(intent(4, 10, 111));
-      expect(await store.putIntent(intent(4, 99, 222))).toBe('exists');
+      expect(await store.putIntent(intent(4, 99, 222))).toEqual({
+        kind: 'exists',
+        intent: intent(4, 10, 111),
+      });
       expect(await store.getIntent(4)).toEqual(intent(4, 10, 111));
     });
   });

@@ -1,0 +1,52 @@
+/**
+ * Per-operator watermarks, propagated through the plan as Spark (3.5 and later) does: a pure
+ * function over the physical plan's structure (`PhysicalPlan.watermarkInputs`).
+ *
+ * Every watermark node emits the query's watermark in force (watermark-tracker.ts), its origin. The
+ * watermark of a stateful operator's input is the minimum over what feeds it event time: the
+ * watermark nodes beneath it and the outputs of the stateful operators beneath it. An operator with
+ * nothing beneath it has no watermark (it neither drops late rows nor evicts on event time). A
+ * streaming aggregation's output carries its input watermark on, so in a chain of stateful operators
+ * each one sees the minimum over everything beneath it.
+ *
+ * Today a query has at most one stateful operator (the start-time checks refuse a chain), whose
+ * watermark is therefore the query's whenever a watermark node is beneath it; the propagation is
+ * what lets a chain of operators each close their own windows.
+ */
+import type { WatermarkInput } from '../exec/physical-planner.js';
+import { ExecutionError } from '../errors.js';
+
+/**
+ * The input watermark of each stateful operator (by operatorId; undefined: none), given what feeds
+ * each one (`watermarkInputs`, by operatorId) and the watermark each watermark node emits.
+ */
+export function operatorWatermarks(
+  watermarkInputs: readonly (readonly WatermarkInput[])[],
+  nodeWatermark: (watermarkId: number) => number | undefined,
+): (number | undefined)[] {
+  const result: (number | undefined)[] = [];
+  watermarkInputs.forEach((inputs, operatorId) => {
+    const values = inputs
+      .map((input) => inputWatermark(input, operatorId, result, nodeWatermark))
+      .filter((w): w is number => w !== undefined);
+    result.push(values.length === 0 ? undefined : Math.min(...values));
+  });
+  return result;
+}
+
+/** What one input feeds operator `operatorId`; operators beneath it come first in plan order. */
+function inputWatermark(
+  input: WatermarkInput,
+  operatorId: number,
+  done: readonly (number | undefined)[],
+  nodeWatermark: (watermarkId: number) => number | undefined,
+): number | undefined {
+  if (input.kind === 'watermark') return nodeWatermark(input.watermarkId);
+  if (input.operatorId >= operatorId) {
+    throw new ExecutionError(
+      `Internal error: stateful operator ${operatorId} is fed by operator ${input.operatorId}, which is not beneath it in plan order.`,
+    );
+  }
+  // a streaming aggregation emits under its input watermark
+  return done[input.operatorId];
+}

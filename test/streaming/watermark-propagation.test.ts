@@ -1,0 +1,118 @@
+/**
+ * Per-operator watermarks, propagated through the physical plan's structure as Spark does: a
+ * stateful operator's watermark is the minimum over the watermark nodes and the stateful operators
+ * beneath it. The plans here are planned, not started: a chain of stateful operators and a
+ * stream-stream join are still refused when a query starts.
+ */
+import { describe, expect, it } from 'vitest';
+import { col, count, type DataFrame, SluiceSession, window } from '../../core/index.js';
+import { planPhysical, type WatermarkInput } from '../../core/exec/physical-planner.js';
+import { operatorWatermarks } from '../../core/streaming/watermark-propagation.js';
+import { at, clickSchema } from '../support/events.js';
+
+const session = new SluiceSession();
+
+function clicks(delay: string): DataFrame {
+  return session.readStream.memory(session.memoryStream(clickSchema)).withWatermark('ts', delay);
+}
+
+function windowedCount(df: DataFrame): DataFrame {
+  return df.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
+}
+
+/** The watermark each node emits in these tests: distinct, so that the minimum shows. */
+const emitted = [at('10:20:00'), at('10:05:00')];
+
+describe('watermark propagation', () => {
+  const cases: ReadonlyArray<{
+    readonly plan: string;
+    readonly query: () => DataFrame;
+    readonly inputs: readonly (readonly WatermarkInput[])[];
+    readonly watermarks: readonly (number | undefined)[];
+  }> = [
+    {
+      plan: 'an aggregation over one watermarked stream',
+      query: () => windowedCount(clicks('10 minutes')),
+      inputs: [[{ kind: 'watermark', watermarkId: 0 }]],
+      watermarks: [emitted[0]],
+    },
+    {
+      plan: 'an aggregation over a union of two watermarked streams',
+      query: () => windowedCount(clicks('10 minutes').union(clicks('5 minutes'))),
+      inputs: [
+        [
+          { kind: 'watermark', watermarkId: 0 },
+          { kind: 'watermark', watermarkId: 1 },
+        ],
+      ],
+      watermarks: [emitted[1]],
+    },
+    {
+      plan: 'an aggregation over a join of two watermarked streams',
+      query: () => {
+        const left = clicks('10 minutes');
+        const right = clicks('5 minutes').select(
+          col('ts').alias('seen'),
+          col('category').alias('c'),
+          col('user').alias('u'),
+        );
+        return windowedCount(left.join(right, col('category').eq(col('c'))));
+      },
+      inputs: [
+        [
+          { kind: 'watermark', watermarkId: 0 },
+          { kind: 'watermark', watermarkId: 1 },
+        ],
+      ],
+      watermarks: [emitted[1]],
+    },
+    {
+      plan: 'a chain of two aggregations over a union: the second sees what the first emits under',
+      query: () =>
+        windowedCount(clicks('10 minutes').union(clicks('5 minutes')))
+          .groupBy(col('window'))
+          .agg(count().alias('categories')),
+      inputs: [
+        [
+          { kind: 'watermark', watermarkId: 0 },
+          { kind: 'watermark', watermarkId: 1 },
+        ],
+        [{ kind: 'stateful', operatorId: 0 }],
+      ],
+      watermarks: [emitted[1], emitted[1]],
+    },
+    {
+      plan: 'an aggregation over a stream without a watermark',
+      query: () =>
+        session.readStream
+          .memory(session.memoryStream(clickSchema))
+          .groupBy(col('category'))
+          .agg(count().alias('n')),
+      inputs: [[]],
+      watermarks: [undefined],
+    },
+  ];
+
+  it.each(cases)('for $plan', ({ query, inputs, watermarks }) => {
+    const physical = planPhysical(query().plan, true, { batchTimestampMicros: 0 });
+    expect(physical.watermarkInputs).toEqual(inputs);
+    expect(operatorWatermarks(physical.watermarkInputs, (id) => emitted[id])).toEqual(watermarks);
+  });
+
+  it("gives today's single stateful operator the query's watermark when every node emits it", () => {
+    const physical = planPhysical(
+      windowedCount(clicks('10 minutes').union(clicks('5 minutes'))).plan,
+      true,
+      { batchTimestampMicros: 0 },
+    );
+    expect(operatorWatermarks(physical.watermarkInputs, () => at('10:00:00'))).toEqual([
+      at('10:00:00'),
+    ]);
+  });
+
+  it('is an internal error when an operator is fed by one that is not beneath it', () => {
+    expect(() =>
+      operatorWatermarks([[{ kind: 'stateful', operatorId: 0 }]], () => undefined),
+    ).toThrow(/^Internal error: stateful operator 0 is fed by operator 0/);
+  });
+});
