@@ -329,12 +329,35 @@ function validJson(t: DataType, strict: boolean): fc.Arbitrary<string> {
   }
 }
 
-/** A field's value: mostly valid, sometimes null, and (when not strict) sometimes any JSON at all. */
+/** Tokens that are nearly JSON values: numbers, words and strings JSON.parse refuses. */
+const nearlyJson = fc.constantFrom(
+  '01',
+  '-01',
+  '-',
+  '1.',
+  '.5',
+  '1e',
+  '1e+',
+  '+1',
+  '0x1F',
+  '1.e5',
+  'tRue',
+  'nul',
+  'falsey',
+  '"\\x"',
+  '"\\u12g4"',
+  '"a\u0001b"',
+  '"tab\there"',
+  '"open',
+);
+
+/** A field's value: mostly valid, sometimes null, and (when not strict) sometimes any JSON at all or nearly JSON. */
 function fieldValue(t: DataType, strict: boolean): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 8, arbitrary: validJson(t, strict) },
     { weight: 1, arbitrary: fc.constant('null') },
     { weight: strict ? 0 : 2, arbitrary: anyJson },
+    { weight: strict ? 0 : 1, arbitrary: nearlyJson },
   );
 }
 
