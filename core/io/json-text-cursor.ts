@@ -97,7 +97,8 @@ export class JsonTextCursor {
 
   /** The code unit or byte at `i`; NaN past the end, which matches no character. */
   codeAt(i: number): number {
-    return this.isBytes ? (this.bytes[i] ?? NaN) : this.text.charCodeAt(i);
+    if (!this.isBytes) return this.text.charCodeAt(i);
+    return i < this.end ? this.bytes[i] : NaN;
   }
 
   /** Moves past JSON whitespace (space, tab, line feed, carriage return) and returns the next code. */
@@ -158,7 +159,8 @@ export class JsonTextCursor {
 
   /** Reads the string at `pos` (its opening quote), setting stringStart, stringEnd, stringEscaped and stringWide. */
   readString(): void {
-    let i = this.pos + 1;
+    const start = this.pos + 1;
+    let i = this.isBytes ? this.plainBytesEnd(start) : this.plainTextEnd(start);
     let escaped = false;
     let wide = false;
     while (true) {
@@ -174,11 +176,38 @@ export class JsonTextCursor {
         throw LEAVE_FAST_PATH; // a control character, or the end of the text (NaN)
       }
     }
-    this.stringStart = this.pos + 1;
+    this.stringStart = start;
     this.stringEnd = i;
     this.stringEscaped = escaped;
     this.stringWide = wide;
     this.pos = i + 1;
+  }
+
+  // The two loops below are the cursor's hottest code: each reads its own form directly, where
+  // `codeAt` would test the form at every character.
+
+  /** The end of the characters from `i` that a string holds as written: none is a quote, a backslash or a control character. */
+  private plainTextEnd(i: number): number {
+    const text = this.text;
+    const end = this.end;
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE || c === BACKSLASH || c < SPACE) break;
+      i++;
+    }
+    return i;
+  }
+
+  /** `plainTextEnd` for bytes, stopping also at a byte beyond ASCII. */
+  private plainBytesEnd(i: number): number {
+    const bytes = this.bytes;
+    const end = this.end;
+    while (i < end) {
+      const c = bytes[i];
+      if (c === QUOTE || c === BACKSLASH || c < SPACE || c >= FIRST_NON_ASCII) break;
+      i++;
+    }
+    return i;
   }
 
   /** The position after the escape whose backslash is at `i`. */
