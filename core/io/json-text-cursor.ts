@@ -50,6 +50,10 @@ const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74])
 /** Integers of at most this many digits are exact in a double, so the cursor adds them up itself. */
 const EXACT_DIGITS = 15;
 
+/** A backslash or a control character: a text without any has only strings that end at their next quote. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point: JSON strings may not hold them raw
+const ESCAPE_OR_CONTROL = /[\\\u0000-\u001f]/;
+
 const slicedBytes = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Reads one record's text; `reset` points it at the next. */
@@ -66,6 +70,8 @@ export class JsonTextCursor {
   end = 0;
   /** The arrays and objects open at `pos`. */
   private depth = 0;
+  /** True when the text has no backslash and no control character, so every string ends at its next quote. */
+  private plainText = false;
 
   /** Where the content of the last string read starts and ends (between its quotes). */
   stringStart = 0;
@@ -86,6 +92,7 @@ export class JsonTextCursor {
     if (typeof record === 'string') {
       this.text = record;
       this.isBytes = false;
+      this.plainText = !ESCAPE_OR_CONTROL.test(record);
     } else {
       this.bytes = record;
       this.isBytes = true;
@@ -189,6 +196,10 @@ export class JsonTextCursor {
   /** The end of the characters from `i` that a string holds as written: none is a quote, a backslash or a control character. */
   private plainTextEnd(i: number): number {
     const text = this.text;
+    if (this.plainText) {
+      const quote = text.indexOf('"', i);
+      return quote < 0 ? this.end : quote;
+    }
     const end = this.end;
     while (i < end) {
       const c = text.charCodeAt(i);
