@@ -13,10 +13,10 @@
  * that fits the schema, or when reading it in place would take more code than it is worth:
  * - text that is not standard JSON: malformed text, blank text, single-quoted strings and NaN or
  *   Infinity (allowed by the lenient options), a byte order mark, non-ASCII bytes outside strings;
- * - a value that does not fit its field (the record is malformed; the general reading decides
- *   what the parse mode makes of it), a JSON null as the whole record;
- * - a double field given a string (`"NaN"`, `"Infinity"`), a timestamp or date that only the
- *   general pattern reads and finds invalid, a struct whose schema repeats a field name.
+ * - a value that does not fit its field, even one a repeated key replaces later (the record is
+ *   malformed or not, as the general reading decides), and a JSON null as the whole record;
+ * - a double field given a string (`"NaN"`, `"Infinity"`, which `from_json` reads as non-finite
+ *   numbers), and a struct whose schema repeats a field name.
  * Keys and strings with escapes, and numbers beyond 15 digits or with a fraction or exponent,
  * stay on the fast path (decoded by `JSON.parse` and `Number` on the token alone). Binary, array
  * and map fields are checked by the scanner, then read by `JSON.parse` of their text alone: they
