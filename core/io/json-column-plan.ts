@@ -168,14 +168,11 @@ const IGNORED: CompiledValue = {
 /** Finds a key among a struct's field names, trying the field after the last one found first. */
 class FieldLookup {
   private readonly names: readonly string[];
-  private readonly encoded: readonly Uint8Array[];
   /** True when two fields share a name, which the general reading handles. */
   readonly ambiguous: boolean;
 
   constructor(names: readonly string[]) {
-    const encoder = new TextEncoder();
     this.names = names;
-    this.encoded = names.map((name) => encoder.encode(name));
     this.ambiguous = new Set(names).size !== names.length;
   }
 
@@ -185,9 +182,9 @@ class FieldLookup {
     if (cursor.stringEscaped || (cursor.isBytes && cursor.stringWide)) {
       return names.indexOf(cursor.stringValue());
     }
-    if (next < names.length && cursor.stringIs(names[next], this.encoded[next])) return next;
+    if (next < names.length && cursor.stringIs(names[next])) return next;
     for (let i = 0; i < names.length; i++) {
-      if (i !== next && cursor.stringIs(names[i], this.encoded[i])) return i;
+      if (i !== next && cursor.stringIs(names[i])) return i;
     }
     return -1;
   }

@@ -259,19 +259,17 @@ export class JsonTextCursor {
   }
 
   /**
-   * True when the last string read is `name` (`nameBytes` is its UTF-8 encoding), compared in
-   * place when it has no escapes and, in bytes, only ASCII (so that its bytes are its characters).
+   * True when the last string read is `name`, compared in place when it has no escapes and, in
+   * bytes, only ASCII (so that its bytes are its code units).
    */
-  stringIs(name: string, nameBytes: Uint8Array): boolean {
-    const start = this.stringStart;
+  stringIs(name: string): boolean {
     if (this.stringEscaped || (this.isBytes && this.stringWide)) return this.stringValue() === name;
-    if (!this.isBytes) {
-      return this.stringEnd - start === name.length && this.text.startsWith(name, start);
-    }
-    if (this.stringEnd - start !== nameBytes.length) return false;
+    const start = this.stringStart;
+    if (this.stringEnd - start !== name.length) return false;
+    if (!this.isBytes) return this.text.startsWith(name, start);
     const bytes = this.bytes;
-    for (let k = 0; k < nameBytes.length; k++) {
-      if (bytes[start + k] !== nameBytes[k]) return false;
+    for (let k = 0; k < name.length; k++) {
+      if (bytes[start + k] !== name.charCodeAt(k)) return false;
     }
     return true;
   }
