@@ -58,6 +58,8 @@ export interface DecodedJsonColumn {
    * rows `from_json` drops.
    */
   readonly dropped: Int32Array;
+  /** The progress counter `from_json` adds to row by row: the records DROPMALFORMED dropped. */
+  readonly malformedRecords: number;
   /** How many records left the fast path for `JSON.parse`; for benchmarks and tests, not for progress. */
   readonly generalRecords: number;
 }
@@ -172,7 +174,12 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
       return b >= 0 ? builders[b].finish() : nullColumn(f.dataType, n);
     });
     const column: StructColumn = { kind: 'struct', length: n, children, validity: nulls.finish() };
-    return { column, dropped: Int32Array.from(dropped), generalRecords };
+    return {
+      column,
+      dropped: Int32Array.from(dropped),
+      malformedRecords: dropped.length,
+      generalRecords,
+    };
   }
 
   /** Reads a record into the slots on the fast path; false when it needs the general reading. */

@@ -116,6 +116,7 @@ function checkAgainstFromJson(
   }
   const dropped = reference.outcomes.flatMap((o, i) => ('dropped' in o ? [i] : []));
   expect([...decoded.dropped]).toEqual(dropped);
+  expect(decoded.malformedRecords).toBe(dropped.length);
   return decoded;
 }
 
