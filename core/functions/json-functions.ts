@@ -17,20 +17,11 @@ import {
   corruptRecordIndex,
   type JsonParseOptions,
   MalformedRecord,
-  malformedRecordError,
-  parseJsonText,
-  permissiveRow,
-  readRootRow,
   resolveJsonParseOptions,
   type ResolvedJsonParseOptions,
 } from '../io/json-record.js';
-import {
-  compileJsonReader,
-  compileJsonWriter,
-  compileRowReader,
-  isJsonObject,
-  JsonTypeMismatch,
-} from '../io/json-value.js';
+import { compileJsonTextReader, DROP, malformedHandler } from '../io/json-text-reader.js';
+import { compileJsonReader, compileJsonWriter } from '../io/json-value.js';
 import { requireArity } from './function-arguments.js';
 import { type FunctionTable, nullIntolerant } from './function-registry.js';
 
@@ -131,61 +122,19 @@ function fromJsonEvaluator(
   options: FromJsonCallOptions,
 ): Evaluator {
   const corruptIndex = corruptRecordIndex(schema, options.columnNameOfCorruptRecord, 'from_json()');
-  const read = recordReader(
+  const read = compileJsonTextReader(
     schema,
+    options.syntax,
     corruptIndex >= 0 ? options.columnNameOfCorruptRecord : undefined,
   );
-  const onMalformed = malformedHandler(schema, options, corruptIndex);
+  const onMalformed = malformedHandler(schema, options.mode, corruptIndex);
   return (row) => {
     const text = input(row);
     if (text === null) return null;
-    const json = parseJsonText(text as string, options.syntax);
-    if (json === undefined) return null;
-    const value = json instanceof MalformedRecord ? json : read(json, text as string);
-    return value instanceof MalformedRecord ? onMalformed(value) : value;
+    const value = read(text as string);
+    if (!(value instanceof MalformedRecord)) return value;
+    const handled = onMalformed(value);
+    if (handled === DROP) throw DROP_MALFORMED;
+    return handled;
   };
-}
-
-/** Reads a parsed record of `schema`, or returns the MalformedRecord saying why it does not fit. */
-function recordReader(
-  schema: DataType,
-  corruptColumn: string | undefined,
-): (json: unknown, text: string) => unknown {
-  if (schema.kind === 'struct') {
-    const rows = compileRowReader(schema, corruptColumn);
-    return (json, text) => readRootRow(json, rows, text);
-  }
-  const read = compileJsonReader(schema);
-  // Spark reads a lone object as a one-element array when the schema is an array of structs.
-  const wrapObject = schema.kind === 'array' && schema.elementType.kind === 'struct';
-  return (json, text) => {
-    try {
-      return read(wrapObject && isJsonObject(json) ? [json] : json);
-    } catch (e) {
-      if (e instanceof JsonTypeMismatch) return new MalformedRecord(text, e, null);
-      throw e;
-    }
-  };
-}
-
-function malformedHandler(
-  schema: DataType,
-  options: FromJsonCallOptions,
-  corruptIndex: number,
-): (malformed: MalformedRecord) => unknown {
-  switch (options.mode) {
-    case 'PERMISSIVE': {
-      if (schema.kind !== 'struct') return () => null;
-      const width = schema.fields.length;
-      return (m) => permissiveRow(m, width, corruptIndex);
-    }
-    case 'DROPMALFORMED':
-      return () => {
-        throw DROP_MALFORMED;
-      };
-    case 'FAILFAST':
-      return (m) => {
-        throw malformedRecordError('from_json()', m);
-      };
-  }
 }

@@ -3,7 +3,7 @@
  * 1970-01-01, timestamps as microseconds since the epoch (UTC). Pure integer arithmetic, so it is
  * exact for every year, unlike `Date.UTC`, which maps years 0-99 to 1900-1999.
  */
-import { MICROS } from './timestamp-text.js';
+import { MICROS } from './time-units.js';
 
 /** A calendar date; `month` is 1-12. */
 export interface CivilDate {

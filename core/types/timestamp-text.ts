@@ -1,16 +1,17 @@
 /**
  * Text forms of timestamps and dates, as Spark's casts read and write them. The session time zone
  * is UTC: text without an offset is read as UTC, and timestamps are shown in UTC.
+ *
+ * Reading takes the common ISO 8601 forms by digit arithmetic (core/types/iso-timestamp.ts) and
+ * every other form through the general pattern, which also decides for text the fast path does
+ * not recognize. Both compute dates with the proleptic Gregorian calendar, so every year reads
+ * right (`Date.UTC` would read years 0-99 as 1900-1999).
  */
+import { daysFromCivil, daysInMonth } from './calendar.js';
+import { scanIsoTimestamp, type TextSource } from './iso-timestamp.js';
+import { MICROS } from './time-units.js';
 
-/** Microseconds in one millisecond, second, minute, hour and day. */
-export const MICROS = {
-  millisecond: 1_000,
-  second: 1_000_000,
-  minute: 60_000_000,
-  hour: 3_600_000_000,
-  day: 86_400_000_000,
-} as const;
+export { MICROS };
 
 const TIMESTAMP_PATTERN =
   /^\s*(\d{4,})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?\s*$/i;
@@ -20,8 +21,36 @@ const TIMESTAMP_PATTERN =
  * or returns null when the text is not a valid timestamp.
  */
 export function parseTimestamp(text: string): number | null {
-  const instant = parseIsoInstant(text);
-  if (instant !== undefined) return instant;
+  return scanIsoTimestamp(text, 0, text.length) ?? parseTimestampPattern(text);
+}
+
+const slicedBytes = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * `parseTimestamp` of the text from `start` to `end` (exclusive) of a string or of UTF-8 bytes,
+ * read in place when it has a common form: the JSON decoder reads a field's value this way. Bytes
+ * are decoded as `cast(binary as string)` decodes them, keeping a leading byte order mark, since
+ * in a JSON value it is part of the text.
+ */
+export function parseTimestampSlice(source: TextSource, start: number, end: number): number | null {
+  const fast = scanIsoTimestamp(source, start, end);
+  if (fast !== undefined) return fast;
+  const text =
+    typeof source === 'string'
+      ? source.slice(start, end)
+      : slicedBytes.decode(source.subarray(start, end));
+  return parseTimestampPattern(text);
+}
+
+/** Milliseconds beyond which `Date` refuses an instant (about 275,760 years either side of 1970). */
+const MAX_MILLIS = 8.64e15;
+
+/**
+ * The general reading of `parseTimestamp`, by pattern: it takes 1-digit fields, years of more than
+ * four digits, whitespace around the text and before the zone, and a zone in either case. Null for
+ * text that is not a valid timestamp, or one too far from 1970 for `Date` to show.
+ */
+export function parseTimestampPattern(text: string): number | null {
   const m = TIMESTAMP_PATTERN.exec(text);
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
@@ -30,7 +59,12 @@ export function parseTimestamp(text: string): number | null {
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-  const millis = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s));
+  const millis =
+    daysFromCivil(year, month, day) * 86_400_000 +
+    Number(h) * 3_600_000 +
+    Number(mi) * 60_000 +
+    Number(s) * 1000;
+  if (Math.abs(millis) > MAX_MILLIS) return null;
   const micros = Number((frac + '000000').slice(0, 6));
   return millis * 1000 + micros - zoneOffsetMicros(zone);
 }
@@ -58,60 +92,6 @@ export function formatDate(days: number): string {
 /** Formats microseconds as an ISO 8601 instant (`...T...Z`), the form JSON output uses. */
 export function formatIsoInstant(micros: number): string {
   return new Date(Math.floor(micros / 1000)).toISOString();
-}
-
-/** ISO instants as JSON writers and `toISOString` emit them; a 9 stands for any digit. */
-const ISO_MILLIS_SHAPE = '9999-99-99T99:99:99.999Z';
-const ISO_SECONDS_SHAPE = '9999-99-99T99:99:99Z';
-const ZERO = 48;
-const NINE = 57;
-
-/**
- * An ISO instant (`2026-01-01T10:03:12.345Z`) read by character position: event times nearly always
- * come in this form, and this is several times faster than the pattern. Undefined for text of any
- * other form, which the pattern then reads (to the same result for this form).
- */
-function parseIsoInstant(text: string): number | null | undefined {
-  const shape =
-    text.length === ISO_MILLIS_SHAPE.length
-      ? ISO_MILLIS_SHAPE
-      : text.length === ISO_SECONDS_SHAPE.length
-        ? ISO_SECONDS_SHAPE
-        : undefined;
-  if (shape === undefined || !hasShape(text, shape)) return undefined;
-  const year = numberAt(text, 0, 4);
-  const month = numberAt(text, 5, 2);
-  const day = numberAt(text, 8, 2);
-  const hour = numberAt(text, 11, 2);
-  const minute = numberAt(text, 14, 2);
-  const second = numberAt(text, 17, 2);
-  const millis = shape === ISO_MILLIS_SHAPE ? numberAt(text, 20, 3) : 0;
-  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysInMonth(year, month))) {
-    return null;
-  }
-  if (hour > 23 || minute > 59 || second > 59) return null;
-  return (Date.UTC(year, month - 1, day, hour, minute, second) + millis) * 1000;
-}
-
-/** True when `text` has a digit where `shape` has a 9, and the same character elsewhere. */
-function hasShape(text: string, shape: string): boolean {
-  for (let i = 0; i < shape.length; i++) {
-    const c = text.charCodeAt(i);
-    const expected = shape.charCodeAt(i);
-    if (expected === NINE ? c < ZERO || c > NINE : c !== expected) return false;
-  }
-  return true;
-}
-
-/** The decimal number written by the `length` digits at `start`. */
-function numberAt(text: string, start: number, length: number): number {
-  let value = 0;
-  for (let i = start; i < start + length; i++) value = value * 10 + text.charCodeAt(i) - ZERO;
-  return value;
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 function zoneOffsetMicros(zone: string | undefined): number {
