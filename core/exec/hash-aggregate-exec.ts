@@ -7,10 +7,11 @@ import type { Aggregate } from '../plan/logical-plan.js';
 import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
-import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+import { type PhysicalOperator, produceRows, type RowConsumer } from './physical-operator.js';
+import type { RowOperator } from './row-adapter-exec.js';
 
 /** Runs an Aggregate node over a bounded input. */
-export class HashAggregateExec implements PhysicalOperator {
+export class HashAggregateExec implements RowOperator {
   private readonly grouping: Grouping;
   private readonly global: boolean;
 
@@ -38,7 +39,7 @@ export class HashAggregateExec implements PhysicalOperator {
       }
       grouping.update(group, current);
     };
-    this.input.produce(ctx, (row) => {
+    produceRows(this.input, ctx, (row) => {
       current = row;
       grouping.forEachKey(row, fold);
     });

@@ -9,22 +9,30 @@
  * 3. emit by output mode: complete = every group; update = groups changed this batch;
  *    append = groups that W has closed (event time <= W), each exactly once.
  * 4. evict closed groups (append and update modes; complete mode keeps everything, as in Spark).
+ * Steps 1 and 2 run on column batches with integer group keys (integer-key-fold.ts) when every
+ * grouping key is a tumbling window or an atomic column, and row by row otherwise.
  */
+import { rowsToValuesBatch } from '../columnar/batch-rows.js';
 import { encodeKey } from '../expr/group-key.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { ExecutionError } from '../errors.js';
 import { copyStateValue } from '../state/state-value.js';
 import type { StateStore } from '../state/state-store.js';
-import { typeName } from '../types/data-types.js';
+import { type StructType, typeName } from '../types/data-types.js';
+import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext, type StreamingExecution } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
-import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+import { IntegerKeyFold } from './integer-key-fold.js';
+import { type BatchConsumer, type PhysicalOperator, produceRows } from './physical-operator.js';
 
 /** Runs an Aggregate node as a stateful streaming operator. */
 export class StatefulAggregateExec implements PhysicalOperator {
   private readonly grouping: Grouping;
+  /** The fold over column batches; undefined when a grouping key needs the row fold. */
+  private readonly integerKeys: IntegerKeyFold | undefined;
+  private readonly schema: StructType;
   /** What the state holds: the grouping keys and aggregates, as the plan fingerprint records them. */
   readonly stateDescription: string;
 
@@ -36,11 +44,13 @@ export class StatefulAggregateExec implements PhysicalOperator {
     clock: BatchClock,
   ) {
     this.grouping = new Grouping(node, clock);
+    this.integerKeys = IntegerKeyFold.of(node, this.grouping, { ...planScope(node.input), clock });
+    this.schema = node.schema;
     const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
     this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
   }
 
-  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+  produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
     const streaming = ctx.streaming;
     if (!streaming)
       throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
@@ -48,7 +58,8 @@ export class StatefulAggregateExec implements PhysicalOperator {
     const lateBefore = streaming.outputMode === 'complete' ? undefined : streaming.watermarkMicros;
     const changed = this.fold(store, lateBefore, ctx);
     count(ctx, 'stateRowsUpdated', changed.size);
-    for (const row of this.emit(store, changed, streaming, ctx)) consume(row);
+    const rows = this.emit(store, changed, streaming, ctx);
+    if (rows.length > 0) consume(rowsToValuesBatch(this.schema, rows));
     count(ctx, 'stateRowsTotal', store.size);
   }
 
@@ -58,8 +69,29 @@ export class StatefulAggregateExec implements PhysicalOperator {
     lateBefore: number | undefined,
     ctx: ExecutionContext,
   ): Map<string, Group> {
-    const grouping = this.grouping;
     const changed = new Map<string, Group>();
+    let late = 0;
+    const integerKeys = this.integerKeys;
+    if (integerKeys) {
+      this.input.produceBatches(ctx, (batch) => {
+        late += integerKeys.fold(batch, store, lateBefore, changed, ctx);
+      });
+    } else {
+      late = this.foldRows(store, lateBefore, changed, ctx);
+    }
+    if (late > 0) count(ctx, 'lateRowsDropped', late);
+    for (const [key, group] of changed) store.put(key, group);
+    return changed;
+  }
+
+  /** The fold row by row, for grouping keys that need it; returns the number of late rows. */
+  private foldRows(
+    store: StateStore,
+    lateBefore: number | undefined,
+    changed: Map<string, Group>,
+    ctx: ExecutionContext,
+  ): number {
+    const grouping = this.grouping;
     // Rows find their group here, by key values; the encoded key is made once per group, for the store.
     const index = grouping.newIndex<Group>();
     let late = 0;
@@ -83,13 +115,11 @@ export class StatefulAggregateExec implements PhysicalOperator {
       }
       grouping.update(group, current);
     };
-    this.input.produce(ctx, (row) => {
+    produceRows(this.input, ctx, (row) => {
       current = row;
       grouping.forEachKey(row, fold);
     });
-    if (late > 0) count(ctx, 'lateRowsDropped', late);
-    for (const [key, group] of changed) store.put(key, group);
-    return changed;
+    return late;
   }
 
   private emit(

@@ -1,0 +1,200 @@
+/**
+ * The streaming aggregate's fold over column batches, for grouping keys that are tumbling windows
+ * or columns of atomic values (strings, numbers, booleans, dates, timestamps). Per batch:
+ * 1. each key becomes an integer code per row (window index, dictionary id, distinct value), and
+ *    the codes a group id per row (group-ids.ts); a row whose watermarked window is null is in no
+ *    group (a null window that carries no watermark is a group of its own, as in the row fold);
+ * 2. per group, once: its key values (from its first row), the late check on its event time, and,
+ *    for a group that is not late, its encoded key and its state (store.get), loaded once per
+ *    micro-batch into `changed`;
+ * 3. the aggregates' inputs are evaluated for the rows of groups that are not late (a late row's
+ *    input is never evaluated, as in the row fold), and folded per group (group-accumulators.ts).
+ * State values and keys are exactly the row fold's: Group = [key values, accumulators] under
+ * encodeKey(key values). Sliding windows and nested keys use the row fold.
+ */
+import type { ColumnBatch } from '../columnar/column-batch.js';
+import { readerOf, type ColumnReader } from '../columnar/column-reader.js';
+import { bindExpression } from '../expr/binder.js';
+import type { Expression, TimeWindowExpression } from '../expr/expression.js';
+import { encodeKey } from '../expr/group-key.js';
+import { kernelOf } from '../expr/kernels/generic-kernel.js';
+import { type Kernel, KernelInput } from '../expr/kernels/kernel.js';
+import type { Scope } from '../expr/scope.js';
+import { isTumbling, lastWindowStart } from '../expr/time-window.js';
+import type { Aggregate } from '../plan/logical-plan.js';
+import type { StateStore } from '../state/state-store.js';
+import { copyStateValue } from '../state/state-value.js';
+import { countDrops } from './dropped-rows.js';
+import type { ExecutionContext } from './execution-context.js';
+import { accumulate } from './group-accumulators.js';
+import { batchGroups, type KeyCodes, valueCodes, windowCodes } from './group-ids.js';
+import type { Group, Grouping } from './grouping.js';
+
+/** One grouping key, bound to a kernel. */
+type BoundKey =
+  | {
+      readonly kind: 'window';
+      readonly time: Kernel;
+      readonly window: TimeWindowExpression;
+      /** True when the window carries the watermark: a row without a window then has no group. */
+      readonly eventTime: boolean;
+    }
+  | { readonly kind: 'value'; readonly values: Kernel };
+
+/** A key's codes for one batch, and how to read the key value of a row. */
+interface KeyColumn {
+  readonly codes: KeyCodes;
+  readonly valueAt: (i: number) => unknown;
+}
+
+/** Folds batches into groups keyed by integer codes. */
+export class IntegerKeyFold {
+  private constructor(
+    private readonly grouping: Grouping,
+    private readonly keys: readonly BoundKey[],
+  ) {}
+
+  /** The fold for `node`, or undefined when one of its keys needs the row fold. */
+  static of(node: Aggregate, grouping: Grouping, scope: Scope): IntegerKeyFold | undefined {
+    const keys: BoundKey[] = [];
+    for (const [i, e] of node.groupBy.entries()) {
+      const key = bindKey(e, scope, grouping.eventTimeKey?.index === i);
+      if (!key) return undefined;
+      keys.push(key);
+    }
+    return new IntegerKeyFold(grouping, keys);
+  }
+
+  /**
+   * Folds `batch` into `changed` (groups by encoded key, loaded from `store` when first met this
+   * micro-batch); rows whose group's event time is <= `lateBefore` are left out. Returns how many.
+   */
+  fold(
+    batch: ColumnBatch,
+    store: StateStore,
+    lateBefore: number | undefined,
+    changed: Map<string, Group>,
+    ctx: ExecutionContext,
+  ): number {
+    const input = new KernelInput(batch);
+    const keys = this.keys.map((k) => keyColumn(k, input));
+    const n = batch.numRows;
+    if (input.hasDrops) {
+      for (const k of keys)
+        for (let i = 0; i < n; i++) if (input.isDropped(i)) k.codes.codes[i] = -1;
+    }
+    const { groupOfRow, firstRow } = batchGroups(
+      keys.map((k) => k.codes),
+      n,
+    );
+    const groups: Group[] = [];
+    const liveGroup = new Int32Array(firstRow.length).fill(-1);
+    for (let g = 0; g < firstRow.length; g++) {
+      const keyValues = keys.map((k) => k.valueAt(firstRow[g]));
+      if (this.isLate(keyValues, lateBefore)) continue;
+      liveGroup[g] = groups.length;
+      groups.push(this.groupOf(keyValues, store, changed));
+    }
+    let late = 0;
+    const active = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const g = groupOfRow[i];
+      if (g < 0) continue;
+      groupOfRow[i] = liveGroup[g];
+      if (groupOfRow[i] < 0) late++;
+      else active[i] = 1;
+    }
+    this.accumulate(input, active, groupOfRow, groups);
+    countDrops(ctx, input);
+    return late;
+  }
+
+  private isLate(keyValues: readonly unknown[], lateBefore: number | undefined): boolean {
+    if (lateBefore === undefined) return false;
+    const t = this.grouping.eventTime(keyValues);
+    return t !== undefined && t <= lateBefore;
+  }
+
+  /** The group of `keyValues`: already changed this micro-batch, stored (copied), or new. */
+  private groupOf(keyValues: unknown[], store: StateStore, changed: Map<string, Group>): Group {
+    const key = encodeKey(keyValues);
+    let group = changed.get(key);
+    if (!group) {
+      const stored = store.get(key) as Group | undefined;
+      group = stored ? copyStateValue(stored) : this.grouping.newGroup(keyValues);
+      changed.set(key, group);
+    }
+    return group;
+  }
+
+  private accumulate(
+    input: KernelInput,
+    active: Uint8Array,
+    groupOfRow: Int32Array,
+    groups: readonly Group[],
+  ): void {
+    const aggregates = this.grouping.aggregates;
+    const values = aggregates.map((a) => a.inputKernel?.(input, active));
+    if (input.hasDrops) {
+      for (let i = 0; i < groupOfRow.length; i++) if (input.isDropped(i)) groupOfRow[i] = -1;
+    }
+    aggregates.forEach((aggregate, a) => {
+      const accumulators = groups.map((g) => g[1][a]);
+      accumulate(aggregate, accumulators, groupOfRow, values[a]);
+      groups.forEach((g, j) => (g[1][a] = accumulators[j]));
+    });
+  }
+}
+
+function bindKey(e: Expression, scope: Scope, eventTime: boolean): BoundKey | undefined {
+  const inner = e.kind === 'alias' ? e.child : e;
+  if (inner.kind === 'window') {
+    if (!isTumbling(inner)) return undefined;
+    const time = kernelOf(bindExpression(inner.timeColumn, scope));
+    return { kind: 'window', time, window: inner, eventTime };
+  }
+  const bound = bindExpression(e, scope);
+  switch (bound.dataType.kind) {
+    case 'string':
+    case 'boolean':
+    case 'int':
+    case 'long':
+    case 'double':
+    case 'timestamp':
+    case 'date':
+    case 'null':
+      return { kind: 'value', values: kernelOf(bound) };
+    default:
+      return undefined;
+  }
+}
+
+function keyColumn(key: BoundKey, input: KernelInput): KeyColumn {
+  if (key.kind === 'value') {
+    const column = key.values(input, null);
+    return { codes: valueCodes(column), valueAt: readerOf(column) };
+  }
+  const time: ColumnReader = readerOf(key.time(input, null));
+  const n = input.batch.numRows;
+  const starts = new Float64Array(n);
+  const hasWindow = new Uint8Array(n);
+  const window = key.window;
+  for (let i = 0; i < n; i++) {
+    const t = time(i) as number | null;
+    if (t === null) continue;
+    starts[i] = lastWindowStart(t, window);
+    hasWindow[i] = 1;
+  }
+  const codes = windowCodes(starts, hasWindow, window.slideMicros);
+  return {
+    codes: key.eventTime ? codes : withNullCode(codes),
+    valueAt: (i) => (hasWindow[i] === 1 ? [starts[i], starts[i] + window.durationMicros] : null),
+  };
+}
+
+/** `key`'s codes with the rows in no group given a code of their own, the null group's. */
+function withNullCode(key: KeyCodes): KeyCodes {
+  const codes = key.codes;
+  for (let i = 0; i < codes.length; i++) if (codes[i] < 0) codes[i] = key.cardinality;
+  return { codes, cardinality: key.cardinality + 1 };
+}
