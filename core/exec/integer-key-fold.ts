@@ -27,8 +27,10 @@ import { copyStateValue } from '../state/state-value.js';
 import { countDrops } from './dropped-rows.js';
 import type { ExecutionContext } from './execution-context.js';
 import { accumulate } from './group-accumulators.js';
+import type { GroupFold } from './group-fold.js';
 import { batchGroups, type KeyCodes, valueCodes, windowCodes } from './group-ids.js';
 import type { Group, Grouping } from './grouping.js';
+import type { PhysicalOperator } from './physical-operator.js';
 
 /** One grouping key, bound to a kernel. */
 type BoundKey =
@@ -48,7 +50,7 @@ interface KeyColumn {
 }
 
 /** Folds batches into groups keyed by integer codes. */
-export class IntegerKeyFold {
+export class IntegerKeyFold implements GroupFold {
   private constructor(
     private readonly grouping: Grouping,
     private readonly keys: readonly BoundKey[],
@@ -65,16 +67,27 @@ export class IntegerKeyFold {
     return new IntegerKeyFold(grouping, keys);
   }
 
-  /**
-   * Folds `batch` into `changed` (groups by encoded key, loaded from `store` when first met this
-   * micro-batch); rows whose group's event time is <= `lateBefore` are left out. Returns how many.
-   */
   fold(
-    batch: ColumnBatch,
+    input: PhysicalOperator,
+    ctx: ExecutionContext,
     store: StateStore,
     lateBefore: number | undefined,
     changed: Map<string, Group>,
+  ): number {
+    let late = 0;
+    input.produceBatches(ctx, (batch) => {
+      late += this.foldBatch(batch, ctx, store, lateBefore, changed);
+    });
+    return late;
+  }
+
+  /** Folds one batch; returns the number of late rows in it. */
+  private foldBatch(
+    batch: ColumnBatch,
     ctx: ExecutionContext,
+    store: StateStore,
+    lateBefore: number | undefined,
+    changed: Map<string, Group>,
   ): number {
     const input = new KernelInput(batch);
     const keys = this.keys.map((k) => keyColumn(k, input));

@@ -13,25 +13,25 @@
  * grouping key is a tumbling window or an atomic column, and row by row otherwise.
  */
 import { rowsToValuesBatch } from '../columnar/batch-rows.js';
-import { encodeKey } from '../expr/group-key.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { ExecutionError } from '../errors.js';
-import { copyStateValue } from '../state/state-value.js';
 import type { StateStore } from '../state/state-store.js';
 import { type StructType, typeName } from '../types/data-types.js';
 import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 import { count, type ExecutionContext, type StreamingExecution } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
+import type { GroupFold } from './group-fold.js';
 import { IntegerKeyFold } from './integer-key-fold.js';
-import { type BatchConsumer, type PhysicalOperator, produceRows } from './physical-operator.js';
+import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
+import { RowKeyFold } from './row-key-fold.js';
 
 /** Runs an Aggregate node as a stateful streaming operator. */
 export class StatefulAggregateExec implements PhysicalOperator {
   private readonly grouping: Grouping;
-  /** The fold over column batches; undefined when a grouping key needs the row fold. */
-  private readonly integerKeys: IntegerKeyFold | undefined;
+  /** Steps 1 and 2: over column batches with integer keys where the keys allow, else row by row. */
+  private readonly groupFold: GroupFold;
   private readonly schema: StructType;
   /** What the state holds: the grouping keys and aggregates, as the plan fingerprint records them. */
   readonly stateDescription: string;
@@ -44,7 +44,8 @@ export class StatefulAggregateExec implements PhysicalOperator {
     clock: BatchClock,
   ) {
     this.grouping = new Grouping(node, clock);
-    this.integerKeys = IntegerKeyFold.of(node, this.grouping, { ...planScope(node.input), clock });
+    const scope = { ...planScope(node.input), clock };
+    this.groupFold = IntegerKeyFold.of(node, this.grouping, scope) ?? new RowKeyFold(this.grouping);
     this.schema = node.schema;
     const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
     this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
@@ -70,56 +71,10 @@ export class StatefulAggregateExec implements PhysicalOperator {
     ctx: ExecutionContext,
   ): Map<string, Group> {
     const changed = new Map<string, Group>();
-    let late = 0;
-    const integerKeys = this.integerKeys;
-    if (integerKeys) {
-      this.input.produceBatches(ctx, (batch) => {
-        late += integerKeys.fold(batch, store, lateBefore, changed, ctx);
-      });
-    } else {
-      late = this.foldRows(store, lateBefore, changed, ctx);
-    }
+    const late = this.groupFold.fold(this.input, ctx, store, lateBefore, changed);
     if (late > 0) count(ctx, 'lateRowsDropped', late);
     for (const [key, group] of changed) store.put(key, group);
     return changed;
-  }
-
-  /** The fold row by row, for grouping keys that need it; returns the number of late rows. */
-  private foldRows(
-    store: StateStore,
-    lateBefore: number | undefined,
-    changed: Map<string, Group>,
-    ctx: ExecutionContext,
-  ): number {
-    const grouping = this.grouping;
-    // Rows find their group here, by key values; the encoded key is made once per group, for the store.
-    const index = grouping.newIndex<Group>();
-    let late = 0;
-    // One fold function for all rows (not a closure per row): the row it folds is `current`.
-    let current: Row = [];
-    const fold = (keyValues: unknown[]): void => {
-      if (lateBefore !== undefined) {
-        const t = grouping.eventTime(keyValues);
-        if (t !== undefined && t <= lateBefore) {
-          late++;
-          return;
-        }
-      }
-      let group = index.get(keyValues);
-      if (!group) {
-        const key = encodeKey(keyValues);
-        const stored = store.get(key) as Group | undefined;
-        group = stored ? copyStateValue(stored) : grouping.newGroup(keyValues);
-        index.set(keyValues, group);
-        changed.set(key, group);
-      }
-      grouping.update(group, current);
-    };
-    produceRows(this.input, ctx, (row) => {
-      current = row;
-      grouping.forEachKey(row, fold);
-    });
-    return late;
   }
 
   private emit(
