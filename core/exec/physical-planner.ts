@@ -1,8 +1,7 @@
 /**
  * Physical planning: turns a logical plan into runnable operators, choosing the streaming variant of
  * stateful operators when the plan runs as a micro-batch. Scan, project, filter, watermark and the
- * streaming aggregate run on column batches; the other operators are row operators behind the row
- * adapter. Stateful operators and watermarks get ids
+ * aggregates run on column batches; the other operators are row operators behind the row adapter. Stateful operators and watermarks get ids
  * from their position in a fixed traversal, so the same query gets the same ids after a restart and
  * finds its state again.
  */
@@ -53,8 +52,7 @@ export function planPhysical(
         return new FilterExec(node, build(node.input), clock);
       case 'aggregate': {
         const input = build(node.input);
-        if (!streaming || !node.isStreaming)
-          return new RowAdapterExec(node.schema, new HashAggregateExec(node, input, clock));
+        if (!streaming || !node.isStreaming) return new HashAggregateExec(node, input, clock);
         const op = new StatefulAggregateExec(statefulOperators.length, node, input, clock);
         statefulOperators.push(op);
         return op;

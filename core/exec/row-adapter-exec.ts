@@ -1,6 +1,6 @@
 /**
- * The row adapter: runs an operator that is not columnar yet (join, sort, limit, union, the batch
- * hash aggregate, generators) in a columnar plan. The row operator reads its inputs as rows
+ * The row adapter: runs an operator that is not columnar yet (join, sort, limit, union,
+ * generators) in a columnar plan. The row operator reads its inputs as rows
  * (`produceRows`) and pushes rows; the adapter gathers them into one batch of `values` columns,
  * which remembers its rows, so a row operator above reads them back at no cost.
  */
