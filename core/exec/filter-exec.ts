@@ -8,6 +8,8 @@ import { readerOf } from '../columnar/column-reader.js';
 import { bindExpression } from '../expr/binder.js';
 import { kernelOf } from '../expr/kernels/generic-kernel.js';
 import { type Kernel, KernelInput } from '../expr/kernels/kernel.js';
+import { evaluateColumns } from '../expr/kernels/row-order-failure.js';
+import type { Evaluator } from '../expr/bound-expression.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Filter } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
@@ -18,19 +20,24 @@ import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
 /** Runs a Filter node. */
 export class FilterExec implements PhysicalOperator {
   private readonly condition: Kernel;
+  /** The condition row by row, to report a failure as it would (row-order-failure.ts). */
+  private readonly evaluator: Evaluator;
 
   constructor(
     node: Filter,
     private readonly input: PhysicalOperator,
     clock: BatchClock,
   ) {
-    this.condition = kernelOf(bindExpression(node.condition, { ...planScope(node.input), clock }));
+    const bound = bindExpression(node.condition, { ...planScope(node.input), clock });
+    this.condition = kernelOf(bound);
+    this.evaluator = bound.eval;
   }
 
   produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
     this.input.produceBatches(ctx, (batch) => {
       const input = new KernelInput(batch);
-      const keep = readerOf(this.condition(input, null));
+      const [condition] = evaluateColumns(input, [this.condition], [this.evaluator]);
+      const keep = readerOf(condition);
       countDrops(ctx, input);
       const n = batch.numRows;
       const kept = new Int32Array(n);

@@ -12,6 +12,8 @@ import { maskColumn } from '../columnar/column-mask.js';
 import { bindExpression } from '../expr/binder.js';
 import { kernelOf } from '../expr/kernels/generic-kernel.js';
 import { type Kernel, KernelInput } from '../expr/kernels/kernel.js';
+import { evaluateColumns } from '../expr/kernels/row-order-failure.js';
+import type { Evaluator } from '../expr/bound-expression.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Project } from '../plan/logical-plan.js';
 import { planScope } from '../plan/plan-scope.js';
@@ -23,6 +25,8 @@ import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
 /** Runs a Project node without a generator. */
 export class ProjectExec implements PhysicalOperator {
   private readonly kernels: readonly Kernel[];
+  /** The same expressions row by row, to report a failure as they would (row-order-failure.ts). */
+  private readonly evaluators: readonly Evaluator[];
   private readonly schema: StructType;
   /** Set when the select is `s.*` of one struct column: its field columns are the output. */
   private readonly structColumn?: number;
@@ -35,7 +39,9 @@ export class ProjectExec implements PhysicalOperator {
     const scope = { ...planScope(node.input), clock };
     this.schema = node.schema;
     this.structColumn = expandedStruct(node);
-    this.kernels = node.exprs.map((e) => kernelOf(bindExpression(e, scope)));
+    const bound = node.exprs.map((e) => bindExpression(e, scope));
+    this.kernels = bound.map(kernelOf);
+    this.evaluators = bound.map((b) => b.eval);
   }
 
   produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
@@ -51,7 +57,7 @@ export class ProjectExec implements PhysicalOperator {
       return { schema: this.schema, numRows: batch.numRows, columns };
     }
     const input = new KernelInput(batch);
-    const columns = this.kernels.map((kernel) => kernel(input, null));
+    const columns = evaluateColumns(input, this.kernels, this.evaluators);
     const out: ColumnBatch = { schema: this.schema, numRows: batch.numRows, columns };
     if (!input.hasDrops) return out;
     countDrops(ctx, input);

@@ -15,6 +15,8 @@ import { DropRow } from '../../../core/expr/drop-row.js';
 import type { BinaryOperator, Expression } from '../../../core/expr/expression.js';
 import { kernelOf } from '../../../core/expr/kernels/generic-kernel.js';
 import { KernelInput } from '../../../core/expr/kernels/kernel.js';
+import { evaluateColumns } from '../../../core/expr/kernels/row-order-failure.js';
+import type { BoundExpression } from '../../../core/expr/bound-expression.js';
 import { schemaScope } from '../../../core/expr/scope.js';
 import { coalesce, col, from_json, upper } from '../../../core/index.js';
 import { type DataType, NullType, type StructType } from '../../../core/types/data-types.js';
@@ -169,6 +171,11 @@ type Outcome =
   | { readonly kept: unknown[][]; readonly dropped: Record<string, number> }
   | { readonly failed: string };
 
+/** A failure as the test compares it: its class and message. */
+function failureOf(e: unknown): string {
+  return e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e);
+}
+
 function rowByRow(evaluators: readonly ((row: Row) => unknown)[], rows: readonly Row[]): Outcome {
   const kept: unknown[][] = [];
   const dropped: Record<string, number> = {};
@@ -182,18 +189,22 @@ function rowByRow(evaluators: readonly ((row: Row) => unknown)[], rows: readonly
       }
     }
   } catch (e) {
-    return { failed: (e as Error).constructor.name };
+    return { failed: failureOf(e) };
   }
   return { kept, dropped };
 }
 
-function byKernels(kernels: readonly ReturnType<typeof kernelOf>[], batch: ColumnBatch): Outcome {
+function byKernels(bound: readonly BoundExpression[], batch: ColumnBatch): Outcome {
   const input = new KernelInput(batch);
   let columns: BatchColumn[];
   try {
-    columns = kernels.map((k) => k(input, null));
+    columns = evaluateColumns(
+      input,
+      bound.map(kernelOf),
+      bound.map((b) => b.eval),
+    );
   } catch (e) {
-    return { failed: (e as Error).constructor.name };
+    return { failed: failureOf(e) };
   }
   const kept: unknown[][] = [];
   for (let i = 0; i < batch.numRows; i++) {
@@ -203,7 +214,7 @@ function byKernels(kernels: readonly ReturnType<typeof kernelOf>[], batch: Colum
 }
 
 describe('expression kernels', () => {
-  it('compute what the row evaluator computes: values, nulls, dropped rows and failures', () => {
+  it('compute what the row evaluator computes: values, nulls, dropped rows, and the first failure in row order', () => {
     let compared = 0;
     let withDrops = 0;
     let failures = 0;
@@ -225,7 +236,7 @@ describe('expression kernels', () => {
             bound.map((b) => b.eval),
             input,
           );
-          const actual = byKernels(bound.map(kernelOf), batchOf(input, layouts));
+          const actual = byKernels(bound, batchOf(input, layouts));
           if ('failed' in expected) failures++;
           else if (Object.keys(expected.dropped).length > 0) withDrops++;
           expect(actual).toEqual(expected);
