@@ -12,7 +12,7 @@
  * State values and keys are exactly the row fold's: Group = [key values, accumulators] under
  * encodeKey(key values). Sliding windows and nested keys use the row fold.
  */
-import type { ColumnBatch } from '../columnar/column-batch.js';
+import type { Column, ColumnBatch } from '../columnar/column-batch.js';
 import { readerOf, type ColumnReader } from '../columnar/column-reader.js';
 import { bindExpression } from '../expr/binder.js';
 import type { Expression, TimeWindowExpression } from '../expr/expression.js';
@@ -31,6 +31,7 @@ import type { GroupFold } from './group-fold.js';
 import { batchGroups, type KeyCodes, valueCodes, windowCodes } from './group-ids.js';
 import type { Group, Grouping } from './grouping.js';
 import type { PhysicalOperator } from './physical-operator.js';
+import { RowKeyFold } from './row-key-fold.js';
 
 /** One grouping key, bound to a kernel. */
 type BoundKey =
@@ -43,6 +44,18 @@ type BoundKey =
     }
   | { readonly kind: 'value'; readonly values: Kernel };
 
+/** The rows of a batch assigned to their groups. */
+interface AssignedRows {
+  /** Each row's position in `groups`; -1 for a row in no group, late, or dropped. */
+  readonly groupOfRow: Int32Array;
+  /** The batch's groups that are not late, in order of their first row. */
+  readonly groups: readonly Group[];
+  /** The rows whose aggregate inputs are evaluated: those in a group that is not late. */
+  readonly active: Uint8Array;
+  /** How many rows were in late groups. */
+  readonly late: number;
+}
+
 /** A key's codes for one batch, and how to read the key value of a row. */
 interface KeyColumn {
   readonly codes: KeyCodes;
@@ -51,10 +64,15 @@ interface KeyColumn {
 
 /** Folds batches into groups keyed by integer codes. */
 export class IntegerKeyFold implements GroupFold {
+  /** The same fold row by row, to report a failure as it would. */
+  private readonly rowFold: RowKeyFold;
+
   private constructor(
     private readonly grouping: Grouping,
     private readonly keys: readonly BoundKey[],
-  ) {}
+  ) {
+    this.rowFold = new RowKeyFold(grouping);
+  }
 
   /** The fold for `node`, or undefined when one of its keys needs the row fold. */
   static of(node: Aggregate, grouping: Grouping, scope: Scope): IntegerKeyFold | undefined {
@@ -90,8 +108,37 @@ export class IntegerKeyFold implements GroupFold {
     changed: Map<string, Group>,
   ): number {
     const input = new KernelInput(batch);
+    let rows: AssignedRows;
+    let values: (Column | undefined)[];
+    try {
+      rows = this.assignGroups(input, store, lateBefore, changed);
+      values = this.grouping.aggregates.map((a) => a.inputKernel?.(input, rows.active));
+    } catch (e) {
+      // nothing is accumulated yet, so the row fold sees this batch's groups as they were loaded
+      throw this.rowOrderFailure(batch, ctx, store, lateBefore, changed) ?? e;
+    }
+    if (input.hasDrops) {
+      const groupOfRow = rows.groupOfRow;
+      for (let i = 0; i < groupOfRow.length; i++) if (input.isDropped(i)) groupOfRow[i] = -1;
+    }
+    this.grouping.aggregates.forEach((aggregate, a) => {
+      const accumulators = rows.groups.map((g) => g[1][a]);
+      accumulate(aggregate, accumulators, rows.groupOfRow, values[a]);
+      rows.groups.forEach((g, j) => (g[1][a] = accumulators[j]));
+    });
+    countDrops(ctx, input);
+    return rows.late;
+  }
+
+  /** Steps 1 and 2: each row's group, each group looked up once, late rows left out. */
+  private assignGroups(
+    input: KernelInput,
+    store: StateStore,
+    lateBefore: number | undefined,
+    changed: Map<string, Group>,
+  ): AssignedRows {
     const keys = this.keys.map((k) => keyColumn(k, input));
-    const n = batch.numRows;
+    const n = input.batch.numRows;
     if (input.hasDrops) {
       for (const k of keys)
         for (let i = 0; i < n; i++) if (input.isDropped(i)) k.codes.codes[i] = -1;
@@ -117,9 +164,27 @@ export class IntegerKeyFold implements GroupFold {
       if (groupOfRow[i] < 0) late++;
       else active[i] = 1;
     }
-    this.accumulate(input, active, groupOfRow, groups);
-    countDrops(ctx, input);
-    return late;
+    return { groupOfRow, groups, active, late };
+  }
+
+  /**
+   * The failure the row fold meets first in `batch`, if any: kernels evaluate column by column and
+   * may meet a later row's failure first (see row-order-failure.ts).
+   */
+  private rowOrderFailure(
+    batch: ColumnBatch,
+    ctx: ExecutionContext,
+    store: StateStore,
+    lateBefore: number | undefined,
+    changed: Map<string, Group>,
+  ): unknown {
+    const input: PhysicalOperator = { produceBatches: (_ctx, consume) => consume(batch) };
+    try {
+      this.rowFold.fold(input, ctx, store, lateBefore, changed);
+    } catch (e) {
+      return e;
+    }
+    return undefined;
   }
 
   private isLate(keyValues: readonly unknown[], lateBefore: number | undefined): boolean {
@@ -138,24 +203,6 @@ export class IntegerKeyFold implements GroupFold {
       changed.set(key, group);
     }
     return group;
-  }
-
-  private accumulate(
-    input: KernelInput,
-    active: Uint8Array,
-    groupOfRow: Int32Array,
-    groups: readonly Group[],
-  ): void {
-    const aggregates = this.grouping.aggregates;
-    const values = aggregates.map((a) => a.inputKernel?.(input, active));
-    if (input.hasDrops) {
-      for (let i = 0; i < groupOfRow.length; i++) if (input.isDropped(i)) groupOfRow[i] = -1;
-    }
-    aggregates.forEach((aggregate, a) => {
-      const accumulators = groups.map((g) => g[1][a]);
-      accumulate(aggregate, accumulators, groupOfRow, values[a]);
-      groups.forEach((g, j) => (g[1][a] = accumulators[j]));
-    });
   }
 }
 

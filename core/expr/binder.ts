@@ -177,6 +177,9 @@ function bindCurrentTimestamp(scope: Scope): BoundExpression {
     dataType: TimestampType,
     nullable: false,
     eval: clock ? () => clock.batchTimestampMicros : () => null,
+    kernel: clock
+      ? (input, active) => literalKernel(clock.batchTimestampMicros)(input, active)
+      : literalKernel(null),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   count,
   countDistinct,
   first,
+  lit,
   max,
   min,
   SluiceSession,
@@ -55,7 +56,7 @@ const rows: fc.Arbitrary<Row[]> = fc.array(
     ),
     fc.option(fc.constantFrom('a', 'b', 'c', ''), { freq: 6 }),
     fc.option(fc.integer({ min: -3, max: 3 }), { freq: 6 }),
-    fc.option(fc.constantFrom(0.1, 0.2, -0, 0, NaN, 1e16, -2.5), { freq: 6 }),
+    fc.option(fc.constantFrom(0.1, 0.2, -0, 0, NaN, 1e16, 3e10, -2.5), { freq: 6 }),
     fc.option(fc.boolean(), { freq: 6 }),
   ),
   { maxLength: 60 },
@@ -90,7 +91,12 @@ function foldInto(
 ) {
   const ctx: ExecutionContext = { inputs: new Map(), counters: {} };
   const changed = new Map<string, Group>();
-  const late = fold.fold(operatorOf(batch), ctx, store, lateBefore, changed);
+  let late: number;
+  try {
+    late = fold.fold(operatorOf(batch), ctx, store, lateBefore, changed);
+  } catch (e) {
+    return { failed: (e as Error).message };
+  }
   for (const [key, group] of changed) store.put(key, group);
   return { changed: [...changed], late, counters: ctx.counters };
 }
@@ -132,6 +138,31 @@ describe('the integer-key fold', () => {
         }),
         { numRuns: 150 },
       );
+    },
+  );
+
+  it.each(groupings.slice(0, 3))(
+    "fails with the row fold's first failure in row order, grouping by %s",
+    (_name, grouped) => {
+      // two inputs that fail with different messages: x beyond the int range, n + MAX_INT when n > 0
+      const failing = [count(), max(col('x').cast('int')), sum(col('n').plus(lit(2 ** 31 - 1)))];
+      const node = aggregateNode(grouped.agg(...failing));
+      const clock = { batchTimestampMicros: 0 };
+      const grouping = new Grouping(node, clock);
+      const integerKeys = IntegerKeyFold.of(node, grouping, { ...planScope(node.input), clock })!;
+      const rowFold = new RowKeyFold(grouping);
+      let failures = 0;
+      fc.assert(
+        fc.property(microBatch, ({ rows: input, typed, lateBefore }) => {
+          const batch = batchOf(node, input, typed);
+          const expected = foldInto(rowFold, new KeyedStateStore(4), batch, lateBefore);
+          const actual = foldInto(integerKeys, new KeyedStateStore(4), batch, lateBefore);
+          if ('failed' in expected) failures++;
+          expect(actual).toEqual(expected);
+        }),
+        { numRuns: 150 },
+      );
+      expect(failures).toBeGreaterThan(10);
     },
   );
 
