@@ -22,13 +22,19 @@ import {
   type UsingColumnPositions,
   usingKeys,
 } from './join-keys.js';
-import { collectRows, type PhysicalOperator, type RowConsumer } from './physical-operator.js';
+import {
+  collectRows,
+  type PhysicalOperator,
+  produceRows,
+  type RowConsumer,
+} from './physical-operator.js';
+import type { RowOperator } from './row-adapter-exec.js';
 
 /** Builds an output row from a left and a right row; the missing side of an outer join is null. */
 type RowCombiner = (left: Row | null, right: Row | null) => Row;
 
 /** Runs a Join node. */
-export class JoinExec implements PhysicalOperator {
+export class JoinExec implements RowOperator {
   private readonly keys: JoinKeys;
   private readonly combine: RowCombiner;
   private readonly joinType: Join['joinType'];
@@ -57,7 +63,7 @@ export class JoinExec implements PhysicalOperator {
     const rightRows = collectRows(this.right, ctx);
     const table = this.build(rightRows);
     const rightMatched = new Uint8Array(rightRows.length);
-    this.left.produce(ctx, (l) => {
+    produceRows(this.left, ctx, (l) => {
       const matches = this.probe(l, table, rightRows);
       this.emitLeft(l, matches, rightRows, consume);
       for (const i of matches) rightMatched[i] = 1;

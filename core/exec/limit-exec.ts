@@ -2,10 +2,11 @@
  * Limit: the first n rows of its input.
  */
 import type { ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+import { type PhysicalOperator, produceRows, type RowConsumer } from './physical-operator.js';
+import type { RowOperator } from './row-adapter-exec.js';
 
 /** Runs a Limit node. */
-export class LimitExec implements PhysicalOperator {
+export class LimitExec implements RowOperator {
   constructor(
     private readonly n: number,
     private readonly input: PhysicalOperator,
@@ -13,7 +14,7 @@ export class LimitExec implements PhysicalOperator {
 
   produce(ctx: ExecutionContext, consume: RowConsumer): void {
     let remaining = this.n;
-    this.input.produce(ctx, (row) => {
+    produceRows(this.input, ctx, (row) => {
       if (remaining > 0) {
         remaining--;
         consume(row);

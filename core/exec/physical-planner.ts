@@ -1,17 +1,20 @@
 /**
  * Physical planning: turns a logical plan into runnable operators, choosing the streaming variant of
- * stateful operators when the plan runs as a micro-batch. Stateful operators and watermarks get ids
+ * stateful operators when the plan runs as a micro-batch. Scan, project, filter, watermark and the
+ * aggregates run on column batches; the other operators are row operators behind the row adapter. Stateful operators and watermarks get ids
  * from their position in a fixed traversal, so the same query gets the same ids after a restart and
  * finds its state again.
  */
 import type { BatchClock } from '../expr/scope.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
 import { FilterExec } from './filter-exec.js';
+import { GenerateExec } from './generate-exec.js';
 import { HashAggregateExec } from './hash-aggregate-exec.js';
 import { JoinExec } from './join-exec.js';
 import { LimitExec } from './limit-exec.js';
 import type { PhysicalOperator } from './physical-operator.js';
 import { ProjectExec } from './project-exec.js';
+import { RowAdapterExec } from './row-adapter-exec.js';
 import { ScanExec } from './scan-exec.js';
 import { SortExec } from './sort-exec.js';
 import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
@@ -67,9 +70,11 @@ export function planPhysical(
     switch (node.kind) {
       case 'relation':
       case 'streamingRelation':
-        return new ScanExec(node.id, node.description);
+        return new ScanExec(node.id, node.description, node.schema);
       case 'project':
-        return new ProjectExec(node, build(node.input), clock);
+        return node.generatorIndex === undefined
+          ? new ProjectExec(node, build(node.input), clock)
+          : new RowAdapterExec(node.schema, new GenerateExec(node, build(node.input), clock));
       case 'filter':
         return new FilterExec(node, build(node.input), clock);
       case 'aggregate': {
@@ -94,13 +99,16 @@ export function planPhysical(
         return op;
       }
       case 'union':
-        return new UnionExec(node.inputs.map(build));
+        return new RowAdapterExec(node.schema, new UnionExec(node.inputs.map(build)));
       case 'join':
-        return new JoinExec(node, build(node.left), build(node.right), clock);
+        return new RowAdapterExec(
+          node.schema,
+          new JoinExec(node, build(node.left), build(node.right), clock),
+        );
       case 'sort':
-        return new SortExec(node, build(node.input), clock);
+        return new RowAdapterExec(node.schema, new SortExec(node, build(node.input), clock));
       case 'limit':
-        return new LimitExec(node.n, build(node.input));
+        return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
     }
   };
   return { root: build(plan), watermarks, statefulOperators, watermarkInputs };

@@ -1,32 +1,34 @@
 /**
- * Project: evaluates the select list per row; with a generator, one output row per element of an
- * `explode`, or per window of a sliding `window()` (earliest first).
- * A row whose evaluation signals DropRow (DROPMALFORMED) is skipped and counted.
+ * Project: evaluates the select list over each batch, one kernel per expression. A select that is
+ * exactly `s.*` of one struct column (the usual shape after `from_json`) takes the struct's field
+ * columns as they are. A row whose evaluation signals DropRow (DROPMALFORMED) is left out of the
+ * output and counted; the expressions after the one that dropped it are not evaluated for it.
+ * Selects with a generator run as GenerateExec.
  */
+import type { Column, ColumnBatch } from '../columnar/column-batch.js';
+import { ExecutionError } from '../errors.js';
+import { gatherBatch } from '../columnar/column-gather.js';
+import { maskColumn } from '../columnar/column-mask.js';
 import { bindExpression } from '../expr/binder.js';
+import { kernelOf } from '../expr/kernels/generic-kernel.js';
+import { type Kernel, KernelInput } from '../expr/kernels/kernel.js';
+import { evaluateColumns } from '../expr/kernels/row-order-failure.js';
 import type { Evaluator } from '../expr/bound-expression.js';
-import { DropRow } from '../expr/drop-row.js';
-import type { ExplodeExpression, TimeWindowExpression } from '../expr/expression.js';
-import type { Scope } from '../expr/scope.js';
-import { windowsContaining } from '../expr/time-window.js';
-import { generatorOf, type Project } from '../plan/logical-plan.js';
-import { planScope } from '../plan/plan-scope.js';
 import type { BatchClock } from '../expr/scope.js';
-import type { Row } from '../types/row.js';
-import { count, type ExecutionContext } from './execution-context.js';
-import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+import type { Project } from '../plan/logical-plan.js';
+import { planScope } from '../plan/plan-scope.js';
+import type { StructType } from '../types/data-types.js';
+import { countDrops } from './dropped-rows.js';
+import type { ExecutionContext } from './execution-context.js';
+import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
 
-/** The bound generator of a select: where its columns go, and the values they take for a row. */
-interface Generator {
-  readonly index: number;
-  readonly elements: (row: Row) => unknown[][];
-}
-
-/** Runs a Project node. */
+/** Runs a Project node without a generator. */
 export class ProjectExec implements PhysicalOperator {
-  private readonly evals: Evaluator[];
-  private readonly generator?: Generator;
-  /** Set when the select is `s.*` of one struct column: the struct value is already the output row. */
+  private readonly kernels: readonly Kernel[];
+  /** The same expressions row by row, to report a failure as they would (row-order-failure.ts). */
+  private readonly evaluators: readonly Evaluator[];
+  private readonly schema: StructType;
+  /** Set when the select is `s.*` of one struct column: its field columns are the output. */
   private readonly structColumn?: number;
 
   constructor(
@@ -35,88 +37,47 @@ export class ProjectExec implements PhysicalOperator {
     clock: BatchClock,
   ) {
     const scope = { ...planScope(node.input), clock };
+    this.schema = node.schema;
     this.structColumn = expandedStruct(node);
-    const generator = generatorOf(node);
-    this.evals = node.exprs.map((e, i) =>
-      i === node.generatorIndex ? () => null : bindExpression(e, scope).eval,
-    );
-    if (generator && node.generatorIndex !== undefined) {
-      this.generator = {
-        index: node.generatorIndex,
-        elements:
-          generator.kind === 'explode'
-            ? explodedElements(generator, scope)
-            : windowElements(generator, scope),
-      };
-    }
+    const bound = node.exprs.map((e) => bindExpression(e, scope));
+    this.kernels = bound.map(kernelOf);
+    this.evaluators = bound.map((b) => b.eval);
   }
 
-  produce(ctx: ExecutionContext, consume: RowConsumer): void {
-    const generator = this.generator;
-    if (generator) {
-      this.input.produce(ctx, (row) => this.generate(row, generator, ctx, consume));
-      return;
-    }
-    const evals = this.evals;
-    const n = evals.length;
-    const struct = this.structColumn;
-    if (struct !== undefined) {
-      // Rows are never modified once made, so the struct's array can be the output row itself.
-      const nulls = new Array<unknown>(n).fill(null);
-      this.input.produce(ctx, (row) => consume((row[struct] as Row | null) ?? nulls.slice()));
-      return;
-    }
-    this.input.produce(ctx, (row) => {
-      const result = new Array<unknown>(n);
-      try {
-        for (let i = 0; i < n; i++) result[i] = evals[i](row);
-      } catch (e) {
-        if (!(e instanceof DropRow)) throw e;
-        count(ctx, e.reason);
-        return;
-      }
-      consume(result);
+  produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
+    this.input.produceBatches(ctx, (batch) => {
+      const out = this.project(batch, ctx);
+      if (out.numRows > 0) consume(out);
     });
   }
 
-  private generate(row: Row, g: Generator, ctx: ExecutionContext, consume: RowConsumer): void {
-    let base: unknown[];
-    let elements: unknown[][];
-    try {
-      base = this.evals.map((e) => e(row));
-      elements = g.elements(row);
-    } catch (e) {
-      if (!(e instanceof DropRow)) throw e;
-      count(ctx, e.reason);
-      return;
+  private project(batch: ColumnBatch, ctx: ExecutionContext): ColumnBatch {
+    if (this.structColumn !== undefined) {
+      const columns = fieldColumns(batch.columns[this.structColumn], this.schema.fields.length);
+      return { schema: this.schema, numRows: batch.numRows, columns };
     }
-    for (const element of elements)
-      consume([...base.slice(0, g.index), ...element, ...base.slice(g.index + 1)]);
+    const input = new KernelInput(batch);
+    const columns = evaluateColumns(input, this.kernels, this.evaluators);
+    const out: ColumnBatch = { schema: this.schema, numRows: batch.numRows, columns };
+    if (!input.hasDrops) return out;
+    countDrops(ctx, input);
+    return gatherBatch(out, input.keptPositions());
   }
 }
 
-/** An `explode`'s output columns per element (key and value for a map); `outer` keeps empty rows. */
-function explodedElements(e: ExplodeExpression, scope: Scope): (row: Row) => unknown[][] {
-  const bound = bindExpression(e.child, scope);
-  const isMap = bound.dataType.kind === 'map';
-  const empty = e.outer ? [isMap ? [null, null] : [null]] : [];
-  return (row) => {
-    const collection = bound.eval(row);
-    if (collection === null) return empty;
-    const items = isMap
-      ? [...(collection as Map<unknown, unknown>)].map(([k, v]) => [k, v])
-      : (collection as unknown[]).map((v) => [v]);
-    return items.length === 0 ? empty : items;
-  };
-}
-
-/** A sliding window's one column per window containing the row's time (none for a null time). */
-function windowElements(w: TimeWindowExpression, scope: Scope): (row: Row) => unknown[][] {
-  const time = bindExpression(w.timeColumn, scope).eval;
-  return (row) => {
-    const t = time(row) as number | null;
-    return t === null ? [] : windowsContaining(t, w).map((window) => [window]);
-  };
+/** The field columns of a struct column with `width` fields; every field is null where the struct is. */
+function fieldColumns(struct: Column, width: number): Column[] {
+  if (struct.kind === 'struct') return struct.children.map((c) => maskColumn(c, struct.validity));
+  if (struct.kind !== 'values') {
+    throw new ExecutionError(`Internal error: s.* was taken of a ${struct.kind} column.`);
+  }
+  const n = struct.length;
+  const fields = Array.from({ length: width }, () => new Array<unknown>(n));
+  for (let i = 0; i < n; i++) {
+    const s = struct.values[i] as readonly unknown[] | null | undefined;
+    for (let f = 0; f < width; f++) fields[f][i] = s === null || s === undefined ? null : s[f];
+  }
+  return fields.map((values) => ({ kind: 'values', length: n, values }));
 }
 
 /**

@@ -9,9 +9,10 @@ import type { BatchClock } from '../expr/scope.js';
 import type { Row } from '../types/row.js';
 import type { ExecutionContext } from './execution-context.js';
 import { collectRows, type PhysicalOperator, type RowConsumer } from './physical-operator.js';
+import type { RowOperator } from './row-adapter-exec.js';
 
 /** Runs a Sort node. */
-export class SortExec implements PhysicalOperator {
+export class SortExec implements RowOperator {
   private readonly compare: (a: Row, b: Row) => number;
 
   constructor(

@@ -10,20 +10,25 @@
  * 3. emit by output mode: complete = every group; update = groups changed this batch;
  *    append = groups that W has closed (event time <= W), each exactly once.
  * 4. evict closed groups (append and update modes; complete mode keeps everything, as in Spark).
+ * Steps 1 and 2 run on column batches with integer group keys (integer-key-fold.ts) when every
+ * grouping key is a tumbling window or an atomic column, and row by row otherwise.
  */
-import { encodeKey } from '../expr/group-key.js';
+import { rowsToValuesBatch } from '../columnar/batch-rows.js';
 import type { BatchClock } from '../expr/scope.js';
 import type { Aggregate } from '../plan/logical-plan.js';
 import { ExecutionError } from '../errors.js';
-import { copyStateValue } from '../state/state-value.js';
 import type { OutputMode } from '../sinks/sink.js';
 import { DEFAULT_STORE_NAME } from '../state/state-store-id.js';
 import type { StateStore } from '../state/state-store.js';
-import { typeName } from '../types/data-types.js';
+import { type StructType, typeName } from '../types/data-types.js';
+import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
 import { count, countForOperator, type ExecutionContext } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
-import type { PhysicalOperator, RowConsumer } from './physical-operator.js';
+import type { GroupFold } from './group-fold.js';
+import { IntegerKeyFold } from './integer-key-fold.js';
+import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
+import { RowKeyFold } from './row-key-fold.js';
 import type { StatefulOperator } from './stateful-operator.js';
 
 /** Runs an Aggregate node as a stateful streaming operator. */
@@ -32,6 +37,9 @@ export class StatefulAggregateExec implements StatefulOperator {
   /** One map from group key to the group's accumulators. */
   readonly storeNames = [DEFAULT_STORE_NAME];
   private readonly grouping: Grouping;
+  /** Steps 1 and 2: over column batches with integer keys where the keys allow, else row by row. */
+  private readonly groupFold: GroupFold;
+  private readonly schema: StructType;
   /** What the state holds: the grouping keys and aggregates, as the plan fingerprint records them. */
   readonly stateDescription: string;
 
@@ -43,11 +51,14 @@ export class StatefulAggregateExec implements StatefulOperator {
     clock: BatchClock,
   ) {
     this.grouping = new Grouping(node, clock);
+    const scope = { ...planScope(node.input), clock };
+    this.groupFold = IntegerKeyFold.of(node, this.grouping, scope) ?? new RowKeyFold(this.grouping);
+    this.schema = node.schema;
     const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
     this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
   }
 
-  produce(ctx: ExecutionContext, consume: RowConsumer): void {
+  produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
     const streaming = ctx.streaming;
     if (!streaming)
       throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
@@ -55,7 +66,8 @@ export class StatefulAggregateExec implements StatefulOperator {
     const watermark = streaming.watermarkMicros(this.operatorId);
     const lateBefore = streaming.outputMode === 'complete' ? undefined : watermark;
     const changed = this.fold(store, lateBefore, ctx);
-    for (const row of this.emit(store, changed, streaming.outputMode, watermark)) consume(row);
+    const rows = this.emit(store, changed, streaming.outputMode, watermark);
+    if (rows.length > 0) consume(rowsToValuesBatch(this.schema, rows));
   }
 
   /** In append and update modes a rising watermark closes groups, which a batch must evict (and emit). */
@@ -75,35 +87,8 @@ export class StatefulAggregateExec implements StatefulOperator {
     lateBefore: number | undefined,
     ctx: ExecutionContext,
   ): Map<string, Group> {
-    const grouping = this.grouping;
     const changed = new Map<string, Group>();
-    // Rows find their group here, by key values; the encoded key is made once per group, for the store.
-    const index = grouping.newIndex<Group>();
-    let late = 0;
-    // One fold function for all rows (not a closure per row): the row it folds is `current`.
-    let current: Row = [];
-    const fold = (keyValues: unknown[]): void => {
-      if (lateBefore !== undefined) {
-        const t = grouping.eventTime(keyValues);
-        if (t !== undefined && t <= lateBefore) {
-          late++;
-          return;
-        }
-      }
-      let group = index.get(keyValues);
-      if (!group) {
-        const key = encodeKey(keyValues);
-        const stored = store.get(key) as Group | undefined;
-        group = stored ? copyStateValue(stored) : grouping.newGroup(keyValues);
-        index.set(keyValues, group);
-        changed.set(key, group);
-      }
-      grouping.update(group, current);
-    };
-    this.input.produce(ctx, (row) => {
-      current = row;
-      grouping.forEachKey(row, fold);
-    });
+    const late = this.groupFold.fold(this.input, ctx, store, lateBefore, changed);
     if (late > 0) {
       count(ctx, 'lateRowsDropped', late);
       countForOperator(ctx.streaming!, this.operatorId, 'numRowsDroppedByWatermark', late);

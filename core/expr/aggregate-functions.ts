@@ -13,20 +13,28 @@ import {
   typeName,
 } from '../types/data-types.js';
 import type { BoundExpression, Evaluator } from './bound-expression.js';
-import type { AggregateCall } from './expression.js';
+import type { AggregateCall, AggregateFunctionName } from './expression.js';
 import { expressionName } from './expression-name.js';
 import { comparatorFor } from './ordering.js';
 import { bindExpression } from './binder.js';
 import type { Scope } from './scope.js';
 import { encodeKey } from './group-key.js';
+import { genericKernel, kernelOf } from './kernels/generic-kernel.js';
+import type { Kernel } from './kernels/kernel.js';
 
 /** A bound aggregate: how to read its input per row and how to accumulate it. */
 export interface BoundAggregate {
   readonly name: string;
+  readonly fn: AggregateFunctionName;
+  readonly distinct: boolean;
   readonly dataType: DataType;
   readonly nullable: boolean;
   /** The value the accumulator receives for one row. */
   readonly input: Evaluator;
+  /** `input` over a column batch; absent for count(*), which reads no column. */
+  readonly inputKernel?: Kernel;
+  /** The type of `input`'s values (for count of several columns, a struct of them). */
+  readonly inputType?: DataType;
   init(): unknown;
   /** Folds one row's input into the accumulator; returns the new accumulator (which may be the same object). */
   update(acc: unknown, value: unknown): unknown;
@@ -36,6 +44,21 @@ export interface BoundAggregate {
 /** Binds an aggregate call against the aggregation's input scope. */
 export function bindAggregate(call: AggregateCall, scope: Scope): BoundAggregate {
   const args = call.args.map((a) => bindExpression(a, scope));
+  const aggregate = bindAggregateOf(call, args);
+  if (args.length === 0) return { ...aggregate, fn: call.fn, distinct: call.distinct };
+  return {
+    ...aggregate,
+    fn: call.fn,
+    distinct: call.distinct,
+    inputKernel: args.length === 1 ? kernelOf(args[0]) : genericKernel(aggregate.input),
+    inputType: args.length === 1 ? args[0].dataType : undefined,
+  };
+}
+
+/** What each aggregate function adds to its bound arguments. */
+type AggregateRule = Omit<BoundAggregate, 'fn' | 'distinct' | 'inputKernel' | 'inputType'>;
+
+function bindAggregateOf(call: AggregateCall, args: BoundExpression[]): AggregateRule {
   const name = expressionName(call);
   if (call.fn === 'count') return bindCount(name, args, call.distinct);
   if (call.distinct) {
@@ -60,7 +83,7 @@ export function bindAggregate(call: AggregateCall, scope: Scope): BoundAggregate
   }
 }
 
-function bindCount(name: string, args: BoundExpression[], distinct: boolean): BoundAggregate {
+function bindCount(name: string, args: BoundExpression[], distinct: boolean): AggregateRule {
   const base = { name, dataType: LongType, nullable: false, result: (acc: unknown) => acc };
   if (args.length === 0) {
     return { ...base, input: () => 1, init: () => 0, update: (acc) => (acc as number) + 1 };
@@ -94,7 +117,7 @@ function requireNumeric(name: string, arg: BoundExpression): void {
   }
 }
 
-function bindSum(name: string, arg: BoundExpression): BoundAggregate {
+function bindSum(name: string, arg: BoundExpression): AggregateRule {
   requireNumeric(name, arg);
   const dataType = arg.dataType.kind === 'double' ? DoubleType : LongType;
   return {
@@ -106,16 +129,19 @@ function bindSum(name: string, arg: BoundExpression): BoundAggregate {
     update: (acc, v) => {
       if (v === null) return acc;
       const total = acc === null ? (v as number) : (acc as number) + (v as number);
-      if (dataType === LongType && !Number.isSafeInteger(total)) {
-        throw new AnalysisError(`${name} overflowed the long range; cast the column to double.`);
-      }
+      if (dataType === LongType && !Number.isSafeInteger(total)) throw sumOverflow(name);
       return total;
     },
     result: (acc) => acc,
   };
 }
 
-function bindAvg(name: string, arg: BoundExpression): BoundAggregate {
+/** The error of a long sum that left the safe integer range. */
+export function sumOverflow(name: string): AnalysisError {
+  return new AnalysisError(`${name} overflowed the long range; cast the column to double.`);
+}
+
+function bindAvg(name: string, arg: BoundExpression): AggregateRule {
   requireNumeric(name, arg);
   return {
     name,
@@ -137,7 +163,7 @@ function bindAvg(name: string, arg: BoundExpression): BoundAggregate {
   };
 }
 
-function bindExtreme(name: string, arg: BoundExpression, fn: 'min' | 'max'): BoundAggregate {
+function bindExtreme(name: string, arg: BoundExpression, fn: 'min' | 'max'): AggregateRule {
   const compare = comparatorFor(arg.dataType);
   const better = fn === 'min' ? (c: number) => c < 0 : (c: number) => c > 0;
   return {
@@ -156,7 +182,7 @@ function bindFirstLast(
   arg: BoundExpression,
   fn: 'first' | 'last',
   ignoreNulls: boolean,
-): BoundAggregate {
+): AggregateRule {
   // The accumulator is [value, seen]: `seen` tells a first value of null from no value yet.
   return {
     name,
@@ -176,7 +202,7 @@ function bindFirstLast(
   };
 }
 
-function bindCollectList(name: string, arg: BoundExpression): BoundAggregate {
+function bindCollectList(name: string, arg: BoundExpression): AggregateRule {
   return {
     name,
     dataType: ArrayOf(arg.dataType, false),

@@ -13,9 +13,12 @@ import {
   sameType,
   typeName,
 } from '../types/data-types.js';
-import type { BoundExpression, Evaluator } from './bound-expression.js';
+import type { BoundExpression } from './bound-expression.js';
 import { castFunction } from './cast.js';
 import type { BinaryOperator } from './expression.js';
+import { binaryKernel, type BinaryRule } from './kernels/binary-kernel.js';
+import { kernelOf } from './kernels/generic-kernel.js';
+import { unaryKernel } from './kernels/unary-kernel.js';
 import { comparatorFor, valuesEqual } from './ordering.js';
 import { rangeCheck } from './range-check.js';
 
@@ -30,11 +33,13 @@ export function bindBinary(
     case 'or':
       requireBoolean(op, left);
       requireBoolean(op, right);
-      return {
-        dataType: BooleanType,
-        nullable: left.nullable || right.nullable,
-        eval: op === 'and' ? and(left.eval, right.eval) : or(left.eval, right.eval),
-      };
+      return binaryExpression(
+        left,
+        right,
+        BooleanType,
+        left.nullable || right.nullable,
+        op === 'and' ? AND : OR,
+      );
     case '+':
     case '-':
     case '*':
@@ -55,23 +60,50 @@ function requireBoolean(op: string, e: BoundExpression): void {
   }
 }
 
-function and(l: Evaluator, r: Evaluator): Evaluator {
-  return (row) => {
-    const a = l(row);
-    if (a === false) return false;
-    const b = r(row);
-    if (b === false) return false;
-    return a === null || b === null ? null : true;
+/**
+ * A binary expression computed by `rule`: per row (the right operand evaluated only when the left
+ * one does not decide the result) and per batch, the same way.
+ */
+function binaryExpression(
+  left: BoundExpression,
+  right: BoundExpression,
+  dataType: DataType,
+  nullable: boolean,
+  rule: BinaryRule,
+): BoundExpression {
+  const a = left.eval;
+  const b = right.eval;
+  return {
+    dataType,
+    nullable,
+    eval: (row) => {
+      const x = a(row);
+      return rule.decided(x) ? rule.decidedResult(x) : rule.combine(x, b(row));
+    },
+    kernel: binaryKernel(kernelOf(left), kernelOf(right), dataType, rule),
   };
 }
 
-function or(l: Evaluator, r: Evaluator): Evaluator {
-  return (row) => {
-    const a = l(row);
-    if (a === true) return true;
-    const b = r(row);
-    if (b === true) return true;
-    return a === null || b === null ? null : false;
+/** SQL's three-valued AND: false decides; otherwise null when either side is. */
+const AND: BinaryRule = {
+  decided: (x) => x === false,
+  decidedResult: () => false,
+  combine: (x, y) => (y === false ? false : x === null || y === null ? null : true),
+};
+
+/** SQL's three-valued OR: true decides; otherwise null when either side is. */
+const OR: BinaryRule = {
+  decided: (x) => x === true,
+  decidedResult: () => true,
+  combine: (x, y) => (y === true ? true : x === null || y === null ? null : false),
+};
+
+/** The rule of an operator that is null when either operand is null (`compute` sees neither null). */
+function nullIntolerant(compute: (x: unknown, y: unknown) => unknown): BinaryRule {
+  return {
+    decided: (x) => x === null,
+    decidedResult: () => null,
+    combine: (x, y) => (y === null ? null : compute(x, y)),
   };
 }
 
@@ -101,21 +133,11 @@ function bindArithmetic(
   const dataType = widerNumeric(left.dataType, right.dataType);
   const check = overflowCheck(dataType, op);
   const compute = arithmetic(op);
-  const a = left.eval;
-  const b = right.eval;
   const modulo = op === '%';
-  return {
-    dataType,
-    nullable: true,
-    eval: (row) => {
-      const x = a(row);
-      if (x === null) return null;
-      const y = b(row);
-      if (y === null) return null;
-      if (modulo && y === 0) return null;
-      return check(compute(x as number, y as number));
-    },
-  };
+  const rule = nullIntolerant((x, y) =>
+    modulo && y === 0 ? null : check(compute(x as number, y as number)),
+  );
+  return binaryExpression(left, right, dataType, true, rule);
 }
 
 function arithmetic(op: '+' | '-' | '*' | '%'): (x: number, y: number) => number {
@@ -140,18 +162,10 @@ function overflowCheck(t: DataType, op: string): (n: number) => number {
 }
 
 function bindDivide(l: BoundExpression, r: BoundExpression): BoundExpression {
-  const a = coerce(asNumericOperand('/', l), DoubleType).eval;
-  const b = coerce(asNumericOperand('/', r), DoubleType).eval;
-  return {
-    dataType: DoubleType,
-    nullable: true,
-    eval: (row) => {
-      const x = a(row);
-      if (x === null) return null;
-      const y = b(row);
-      return y === null || y === 0 ? null : (x as number) / (y as number);
-    },
-  };
+  const left = coerce(asNumericOperand('/', l), DoubleType);
+  const right = coerce(asNumericOperand('/', r), DoubleType);
+  const rule = nullIntolerant((x, y) => (y === 0 ? null : (x as number) / (y as number)));
+  return binaryExpression(left, right, DoubleType, true, rule);
 }
 
 /** The type both sides of a comparison are brought to, following Spark's implicit casts. */
@@ -177,31 +191,18 @@ function bindComparison(
   r: BoundExpression,
 ): BoundExpression {
   const t = comparisonType(op, l.dataType, r.dataType);
-  const a = coerce(l, t).eval;
-  const b = coerce(r, t).eval;
-  if (op === '<=>') {
-    return {
-      dataType: BooleanType,
-      nullable: false,
-      eval: (row) => {
-        const x = a(row);
-        const y = b(row);
-        return x === null || y === null ? x === y : valuesEqual(x, y);
-      },
-    };
-  }
-  const test = comparisonTest(op, t);
-  return {
-    dataType: BooleanType,
-    nullable: true,
-    eval: (row) => {
-      const x = a(row);
-      if (x === null) return null;
-      const y = b(row);
-      return y === null ? null : test(x, y);
-    },
-  };
+  const left = coerce(l, t);
+  const right = coerce(r, t);
+  if (op === '<=>') return binaryExpression(left, right, BooleanType, false, NULL_SAFE_EQUAL);
+  return binaryExpression(left, right, BooleanType, true, nullIntolerant(comparisonTest(op, t)));
 }
+
+/** `<=>`: both operands always evaluated; two nulls are equal. */
+const NULL_SAFE_EQUAL: BinaryRule = {
+  decided: () => false,
+  decidedResult: () => null,
+  combine: (x, y) => (x === null || y === null ? x === y : valuesEqual(x, y)),
+};
 
 function comparisonTest(op: BinaryOperator, t: DataType): (x: unknown, y: unknown) => boolean {
   if (op === '=') return valuesEqual;
@@ -226,12 +227,11 @@ export function coerce(e: BoundExpression, t: DataType): BoundExpression {
   if (sameType(e.dataType, t)) return e;
   const cast = castFunction(e.dataType, t);
   const inner = e.eval;
+  const convert = (v: unknown) => (v === null ? null : cast(v));
   return {
     dataType: t,
     nullable: true,
-    eval: (row) => {
-      const v = inner(row);
-      return v === null ? null : cast(v);
-    },
+    eval: (row) => convert(inner(row)),
+    kernel: unaryKernel(kernelOf(e), t, convert),
   };
 }

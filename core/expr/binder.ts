@@ -1,7 +1,8 @@
 /**
  * Binding: resolves an expression against a scope and compiles it into a closure over positional
- * rows. All name lookups and type checks happen here, once, so evaluation does no work per row beyond
- * the computation itself.
+ * rows, and, where it has one, a kernel over column batches computing the same values. All name
+ * lookups and type checks happen here, once, so evaluation does no work per row beyond the
+ * computation itself.
  */
 import { AnalysisError } from '../errors.js';
 import { builtinFunctions } from '../functions/builtin-functions.js';
@@ -18,6 +19,11 @@ import { castFunction } from './cast.js';
 import { commonType } from './common-type.js';
 import type { CaseWhenExpression, ColumnRef, Expression } from './expression.js';
 import { expressionName } from './expression-name.js';
+import { columnKernel } from './kernels/column-kernel.js';
+import { kernelOf } from './kernels/generic-kernel.js';
+import { literalKernel } from './kernels/literal-kernel.js';
+import { unaryKernel } from './kernels/unary-kernel.js';
+import { windowKernel } from './kernels/window-kernel.js';
 import type { Scope } from './scope.js';
 import { isTumbling, lastWindowStart, windowStructType } from './time-window.js';
 
@@ -27,7 +33,12 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
     case 'column':
       return bindColumn(e, scope);
     case 'literal':
-      return { dataType: e.dataType, nullable: e.value === null, eval: () => e.value };
+      return {
+        dataType: e.dataType,
+        nullable: e.value === null,
+        eval: () => e.value,
+        kernel: literalKernel(e.value),
+      };
     case 'alias':
       return bindExpression(e.child, scope);
     case 'binary':
@@ -35,21 +46,23 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
     case 'not': {
       const child = requireBoolean(bindExpression(e.child, scope), 'NOT');
       const inner = child.eval;
+      const not = (v: unknown) => (v === null ? null : !v);
       return {
         dataType: BooleanType,
         nullable: child.nullable,
-        eval: (row) => {
-          const v = inner(row);
-          return v === null ? null : !v;
-        },
+        eval: (row) => not(inner(row)),
+        kernel: unaryKernel(kernelOf(child), BooleanType, not),
       };
     }
     case 'isNull': {
-      const inner = bindExpression(e.child, scope).eval;
+      const child = bindExpression(e.child, scope);
+      const inner = child.eval;
+      const test = e.negated ? (v: unknown) => v !== null : (v: unknown) => v === null;
       return {
         dataType: BooleanType,
         nullable: false,
-        eval: e.negated ? (row) => inner(row) !== null : (row) => inner(row) === null,
+        eval: (row) => test(inner(row)),
+        kernel: unaryKernel(kernelOf(child), BooleanType, test),
       };
     }
     case 'cast': {
@@ -78,6 +91,7 @@ function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
   let dataType: DataType = field.dataType;
   let nullable = field.nullable;
   let evaluator: Evaluator = (row) => row[index];
+  const fieldPath: number[] = [];
   for (const name of nestedPath) {
     if (dataType.kind !== 'struct') {
       throw new AnalysisError(
@@ -93,6 +107,7 @@ function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
         `No field '${name}' in '${ref.path.join('.')}'; it has: ${struct.fields.map((f) => f.name).join(', ')}.`,
       );
     }
+    fieldPath.push(i);
     const parent = evaluator;
     evaluator = (row) => {
       const s = parent(row) as unknown[] | null;
@@ -102,7 +117,7 @@ function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
     dataType = struct.fields[i].dataType;
   }
   const metadata = nestedPath.length === 0 ? field.metadata : undefined;
-  return { dataType, nullable, eval: evaluator, metadata };
+  return { dataType, nullable, eval: evaluator, kernel: columnKernel(index, fieldPath), metadata };
 }
 
 function requireBoolean(e: BoundExpression, what: string): BoundExpression {
@@ -162,6 +177,9 @@ function bindCurrentTimestamp(scope: Scope): BoundExpression {
     dataType: TimestampType,
     nullable: false,
     eval: clock ? () => clock.batchTimestampMicros : () => null,
+    kernel: clock
+      ? (input, active) => literalKernel(clock.batchTimestampMicros)(input, active)
+      : literalKernel(null),
   };
 }
 
@@ -189,5 +207,6 @@ function bindTumblingWindow(
       const start = lastWindowStart(v, e);
       return [start, start + e.durationMicros];
     },
+    kernel: windowKernel(kernelOf(time), e),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * A bound expression: an expression resolved against an input schema and compiled to a closure.
- * Binding happens once per query; evaluation runs per row with no lookups by name.
+ * Binding happens once per query; evaluation runs per row with no lookups by name, or per column
+ * batch through the expression's kernel (kernels/kernel.ts).
  */
 import type { DataType, FieldMetadata } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import type { Kernel } from './kernels/kernel.js';
 
 /** Computes an expression's value for one input row; null is SQL NULL. */
 export type Evaluator = (row: Row) => unknown;
@@ -13,6 +15,8 @@ export interface BoundExpression {
   readonly dataType: DataType;
   readonly nullable: boolean;
   readonly eval: Evaluator;
+  /** The same computation over a column batch; absent when only the row evaluator exists (see kernelOf). */
+  readonly kernel?: Kernel;
   /** Carried through column references and aliases (e.g. the watermark delay of an event-time column). */
   readonly metadata?: FieldMetadata;
 }
