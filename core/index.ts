@@ -46,10 +46,10 @@ export {
   when,
   window,
 } from './api/functions.js';
-export * from './functions/string-functions.js';
-export * from './functions/math-functions.js';
-export * from './functions/datetime-functions.js';
-export * from './functions/json-functions.js';
+export * from './api/string-functions.js';
+export * from './api/math-functions.js';
+export * from './api/datetime-functions.js';
+export * from './api/json-functions.js';
 export {
   ArrayOf,
   type ArrayType,

@@ -4,7 +4,6 @@
  * the computation itself.
  */
 import { AnalysisError } from '../errors.js';
-import { builtinFunctions } from '../functions/builtin-functions.js';
 import {
   BooleanType,
   type DataType,
@@ -144,7 +143,7 @@ function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
 function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): BoundExpression {
   if (e.name === 'current_timestamp') return bindCurrentTimestamp(scope);
   // Own properties only: a call named 'constructor' must not find Object.prototype's.
-  const binder = Object.hasOwn(builtinFunctions, e.name) ? builtinFunctions[e.name] : undefined;
+  const binder = Object.hasOwn(scope.functions, e.name) ? scope.functions[e.name] : undefined;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
   return binder(
     e.args.map((a) => bindExpression(a, scope)),
