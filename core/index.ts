@@ -13,7 +13,10 @@
  * ```
  */
 export { SluiceSession, type SluiceSessionOptions } from './api/session.js';
-export type { ObjectStoreResolver, ObjectStoreResolvers } from './api/object-store-urls.js';
+export type {
+  ObjectStoreResolver,
+  ObjectStoreResolvers,
+} from './checkpoint/object-store-resolver.js';
 export { DataFrame } from './api/dataframe.js';
 export { GroupedData } from './api/grouped-data.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';

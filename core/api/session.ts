@@ -15,7 +15,8 @@ import { parseSchema } from '../types/type-names.js';
 import { DataFrame } from './dataframe.js';
 import { DataFrameReader } from './dataframe-reader.js';
 import { DataStreamReader } from './data-stream-reader.js';
-import { type ObjectStoreResolvers, ObjectStoreUrls } from './object-store-urls.js';
+import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.js';
+import { ObjectStoreUrls } from './object-store-urls.js';
 
 /** How a session is configured. */
 export interface SluiceSessionOptions {
