@@ -11,6 +11,9 @@
  * const query = await counts.writeStream.outputMode('append').format('console')
  *   .option('checkpointLocation', 'checkpoint/').start();
  * ```
+ *
+ * This entry loads no AWS SDK: the DynamoDB and S3 checkpoint, the DynamoDB sink, S3 locations and
+ * the AWS Kafka credentials are in the AWS entry, core/aws/index.ts.
  */
 export { SluiceSession, type SluiceSessionOptions } from './api/session.js';
 export type {
@@ -147,7 +150,7 @@ export {
   type TlsSettings,
 } from './kafka/kafka-security.js';
 export type { KafkaCredentials, SaslUserPassword } from './kafka/kafka-credentials.js';
-export { awsKafkaCredentials } from './aws/aws-kafka-credentials.js';
+export { useKafkaCredentials } from './kafka/installed-kafka-credentials.js';
 export type {
   Offset,
   PlanningContext,
@@ -238,21 +241,6 @@ export {
   type ReferenceOrigin,
   resolveStoredReference,
 } from './checkpoint/stored-reference.js';
-export { awsCheckpointBackend, type AwsCheckpointConfig } from './aws/aws-checkpoint-backend.js';
-export {
-  DynamoDbCheckpointStore,
-  type DynamoDbCheckpointOptions,
-} from './aws/dynamodb-checkpoint-store.js';
-export { S3ObjectStore, type S3ObjectStoreOptions } from './aws/s3-object-store.js';
-export {
-  DEFAULT_MAX_CONCURRENT_WRITES,
-  DynamoDbSink,
-  type DynamoDbKeyAttribute,
-  type DynamoDbSinkOptions,
-} from './aws/dynamodb-sink.js';
-export type { DynamoDbTimestampFormat } from './aws/dynamodb-item-codec.js';
-export type { DynamoDbWriteMethod } from './aws/dynamodb-item-writes.js';
-export { s3ObjectStores, type S3ObjectStoresOptions } from './aws/s3-object-stores.js';
 export {
   runInvocation,
   type InvocationBudget,

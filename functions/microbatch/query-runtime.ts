@@ -17,13 +17,11 @@
  * of an invocation killed at its timeout expires soon after, so the next one takes over.
  */
 import {
-  awsCheckpointBackend,
   type CheckpointBackend,
   type DataFrame,
   DEFAULT_SNAPSHOT_INTERVAL,
   DEFAULT_STATE_PARTITIONS,
   DeltaSink,
-  DynamoDbSink,
   FileSink,
   KafkaSink,
   kafkaSinkOptions as coreKafkaSinkOptions,
@@ -32,10 +30,10 @@ import {
   InvalidOptionError,
   MicroBatchExecution,
   runInvocation,
-  S3ObjectStore,
   type Sink,
   SluiceSession,
 } from '../../core/index.js';
+import { awsCheckpointBackend, DynamoDbSink, S3ObjectStore } from '../../core/aws/index.js';
 import { checkStreamingPlan } from '../../core/plan/unsupported-operation-checker.js';
 import type { AwsClients } from './aws-clients.js';
 import { ENV, type MicroBatchConfig, type SinkConfig, type SourceConfig } from './configuration.js';
