@@ -50,82 +50,138 @@ export interface DriverResult {
   readonly maintenance?: CheckpointMaintenance;
 }
 
-/** What the loop carries from one turn to the next. */
-interface DriverState {
-  nextTriggerAtMs: number;
-  longestBatchMs: number;
-  maintenancePending: boolean;
-  maintenance?: CheckpointMaintenance;
+/** Why a turn of the loop ends the run, with what the log should say about it. */
+interface Stop {
+  readonly reason: DriverStop;
+  readonly details?: object;
 }
 
 /** Runs batches of `execution` as `policy` says until it says stop, or throws what failed the run. */
-export async function driveQuery(
+export function driveQuery(
   execution: MicroBatchExecution,
   policy: DrivePolicy,
   hooks: DriverHooks,
 ): Promise<DriverResult> {
-  const log = hooks.log ?? (() => {});
-  const sleep = hooks.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms)));
-  const stopRequested = hooks.stopRequested ?? (() => false);
-  const backfillTotal = await prepareTrigger(execution, policy);
-  const state: DriverState = {
-    nextTriggerAtMs: Date.now(),
-    longestBatchMs: policy.firstBatchEstimateMs,
-    maintenancePending: false,
-  };
-  const finish = async (reason: DriverStop, details = {}): Promise<DriverResult> => {
-    if (reason !== 'idle' && reason !== 'stopped')
-      log({ message: describeStop(reason), ...details });
-    await maintainIfDecided(execution, policy, hooks, state, 'stop');
-    return { stoppedBecause: reason, maintenance: state.maintenance };
-  };
-  while (true) {
-    if (stopRequested()) return finish('stopped');
-    const start = batchStart(policy, {
-      nowMs: Date.now(),
-      nextTriggerAtMs: state.nextTriggerAtMs,
-      remainingMs: hooks.remainingMs(),
-      longestBatchMs: state.longestBatchMs,
-    });
-    if (start.kind === 'stop') return finish(start.reason);
-    if (start.waitMs > 0) {
-      await sleep(start.waitMs);
-      if (stopRequested()) return finish('stopped');
+  return new QueryDriver(execution, policy, hooks).run();
+}
+
+/** One run of the loop, and what it carries from one turn to the next. */
+class QueryDriver {
+  private nextTriggerAtMs = Date.now();
+  private longestBatchMs: number;
+  private maintenancePending = false;
+  private maintenance?: CheckpointMaintenance;
+  private backfillTotal?: number;
+  private readonly log: (entry: Record<string, unknown>) => void;
+
+  constructor(
+    private readonly execution: MicroBatchExecution,
+    private readonly policy: DrivePolicy,
+    private readonly hooks: DriverHooks,
+  ) {
+    this.longestBatchMs = policy.firstBatchEstimateMs;
+    this.log = hooks.log ?? (() => {});
+  }
+
+  async run(): Promise<DriverResult> {
+    this.backfillTotal = await prepareTrigger(this.execution, this.policy);
+    while (true) {
+      const stop = await this.turn();
+      if (stop) return this.finish(stop);
     }
+  }
+
+  /** Steps 1 to 5 once; the reason to stop, when there is one. */
+  private async turn(): Promise<Stop | undefined> {
+    const start = await this.awaitTrigger();
+    if (start.kind === 'stop') return start;
     const triggeredAtMs = Date.now();
-    hooks.beforeAttempt?.();
-    const attempted = await execution.runNextBatch(
+    this.hooks.beforeAttempt?.();
+    const attempted = await this.execution.runNextBatch(
       start.deadlineMs,
-      policy.trigger.kind === 'once',
+      this.policy.trigger.kind === 'once',
     );
-    const verdict = attemptVerdict(policy, attempted);
+    const verdict = attemptVerdict(this.policy, attempted);
     if (verdict.kind === 'fail') throw verdict.error;
-    if (verdict.kind === 'stop') return finish(verdict.reason, attempted);
-    const { outcome } = verdict;
-    let progress: StreamingQueryProgress | undefined;
-    if (outcome.kind === 'committed') {
-      progress = await withBackfill(execution, outcome.progress, backfillTotal);
-      state.longestBatchMs = Math.max(state.longestBatchMs, progress.durationMs.triggerExecution);
-      state.maintenancePending ||= maintenanceDue(progress.batchId);
-      log({ message: 'batch committed', batchId: progress.batchId, progress });
-    }
-    hooks.afterAttempt?.(progress);
-    const next = afterAttempt(policy, {
-      outcome: outcome.kind,
+    if (verdict.kind === 'stop') return { reason: verdict.reason, details: attempted };
+    const progress =
+      verdict.outcome.kind === 'committed'
+        ? await this.committed(verdict.outcome.progress)
+        : undefined;
+    this.hooks.afterAttempt?.(progress);
+    const next = afterAttempt(this.policy, {
+      outcome: verdict.outcome.kind,
       triggeredAtMs,
       nowMs: Date.now(),
     });
-    if (next.kind === 'stop') return finish(next.reason);
-    if (stopRequested()) return finish('stopped');
-    state.nextTriggerAtMs = next.atMs;
-    await maintainIfDecided(
-      execution,
-      policy,
-      hooks,
-      state,
-      next.atMs <= Date.now() ? 'batch' : 'wait',
-    );
+    if (next.kind === 'stop') return next;
+    if (this.stopRequested()) return { reason: 'stopped' };
+    this.nextTriggerAtMs = next.atMs;
+    await this.maintainIfDecided(next.atMs <= Date.now() ? 'batch' : 'wait');
+    return undefined;
   }
+
+  /** Step 1: waits for the trigger, unless the budget cannot hold another batch or stop() came. */
+  private async awaitTrigger(): Promise<
+    { kind: 'start'; deadlineMs: number } | { kind: 'stop'; reason: DriverStop }
+  > {
+    if (this.stopRequested()) return { kind: 'stop', reason: 'stopped' };
+    const start = batchStart(this.policy, {
+      nowMs: Date.now(),
+      nextTriggerAtMs: this.nextTriggerAtMs,
+      remainingMs: this.hooks.remainingMs(),
+      longestBatchMs: this.longestBatchMs,
+    });
+    if (start.kind === 'stop' || start.waitMs === 0) return start;
+    await (this.hooks.sleep ?? sleep)(start.waitMs);
+    return this.stopRequested() ? { kind: 'stop', reason: 'stopped' } : start;
+  }
+
+  /** Step 3 for a committed batch: its progress, logged, and what it teaches the budget and maintenance. */
+  private async committed(batch: StreamingQueryProgress): Promise<StreamingQueryProgress> {
+    const progress = await withBackfill(this.execution, batch, this.backfillTotal);
+    this.longestBatchMs = Math.max(this.longestBatchMs, progress.durationMs.triggerExecution);
+    this.maintenancePending ||= maintenanceDue(progress.batchId);
+    this.log({ message: 'batch committed', batchId: progress.batchId, progress });
+    return progress;
+  }
+
+  /** Ends the run: logs why (unless there is nothing to say) and runs maintenance if it is due. */
+  private async finish(stop: Stop): Promise<DriverResult> {
+    if (stop.reason !== 'idle' && stop.reason !== 'stopped') {
+      this.log({ message: describeStop(stop.reason), ...stop.details });
+    }
+    await this.maintainIfDecided('stop');
+    return { stoppedBecause: stop.reason, maintenance: this.maintenance };
+  }
+
+  /** Step 5: runs or skips pending checkpoint maintenance as maintenanceDecision says. */
+  private async maintainIfDecided(next: 'batch' | 'wait' | 'stop'): Promise<void> {
+    const decision = maintenanceDecision(this.policy, {
+      pending: this.maintenancePending,
+      next,
+      nowMs: Date.now(),
+      remainingMs: this.hooks.remainingMs(),
+    });
+    if (decision.kind === 'none') return;
+    this.maintenancePending = false;
+    if (decision.kind === 'skip') {
+      this.log({
+        message: 'not enough time left for checkpoint maintenance; a later invocation runs it',
+      });
+      return;
+    }
+    this.maintenance = await this.execution.maintain(decision.deadlineMs);
+    this.log({ message: 'checkpoint maintained', ...this.maintenance });
+  }
+
+  private stopRequested(): boolean {
+    return this.hooks.stopRequested?.() ?? false;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -150,31 +206,6 @@ async function withBackfill(
   if (total === undefined) return progress;
   const remaining = (await execution.backlog()) ?? 0;
   return { ...progress, backfill: { done: Math.max(0, total - remaining), total } };
-}
-
-/** Runs or skips pending checkpoint maintenance as maintenanceDecision says. */
-async function maintainIfDecided(
-  execution: MicroBatchExecution,
-  policy: DrivePolicy,
-  hooks: DriverHooks,
-  state: DriverState,
-  next: 'batch' | 'wait' | 'stop',
-): Promise<void> {
-  const decision = maintenanceDecision(policy, {
-    pending: state.maintenancePending,
-    next,
-    nowMs: Date.now(),
-    remainingMs: hooks.remainingMs(),
-  });
-  const log = hooks.log ?? (() => {});
-  if (decision.kind === 'none') return;
-  state.maintenancePending = false;
-  if (decision.kind === 'skip') {
-    log({ message: 'not enough time left for checkpoint maintenance; a later invocation runs it' });
-    return;
-  }
-  state.maintenance = await execution.maintain(decision.deadlineMs);
-  log({ message: 'checkpoint maintained', ...state.maintenance });
 }
 
 /** The log message for a stop. */
