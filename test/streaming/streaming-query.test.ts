@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  CheckpointError,
   col,
   ConsoleSink,
   count,
@@ -281,6 +282,28 @@ describe('sinks and checkpoints', () => {
     expect((await store.list('commits/')).map((k) => Number(k.slice(8, -5)))).toEqual([7, 8, 9]);
     expect(await store.list('offsets/')).toHaveLength(3);
     expect(await store.list('state/manifests/')).toHaveLength(3);
+  });
+
+  it('fails when another run holds the lease of its checkpoint: two queries must not share one', async () => {
+    const session = new SluiceSession();
+    const { events, df } = clicks(session);
+    const store = new MemoryObjectStore();
+    const checkpoint = new FileCheckpointStore(store);
+    const heldByAnother: FileCheckpointStore = Object.assign(Object.create(checkpoint), {
+      acquireLease: async () => ({ kind: 'held', owner: 'other-run' }),
+    });
+    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
+    const query = await df.writeStream
+      .format('memory')
+      .queryName('shared')
+      .checkpoint({ checkpoint: heldByAnother, stateObjects: store })
+      .start();
+    await expect(query.awaitTermination()).rejects.toThrow(
+      /Another run \(other-run\) holds the lease of this query's checkpoint; two queries must not share a checkpoint/,
+    );
+    expect(query.isActive).toBe(false);
+    expect(query.exception).toBeInstanceOf(CheckpointError);
+    expect(query.recentProgress).toEqual([]);
   });
 
   it('needs a checkpointLocation for a sink that is not a development sink', async () => {
