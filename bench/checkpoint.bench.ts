@@ -27,7 +27,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  awsCheckpointBackend,
   type CheckpointBackend,
   type DataFrame,
   type MemoryStream,
@@ -36,6 +35,7 @@ import {
   SluiceSession,
   type StreamingQueryProgress,
 } from '../core/index.js';
+import { awsCheckpointBackend } from '../core/aws/index.js';
 import { KeyedStateStore } from '../core/state/keyed-state-store.js';
 import { launchAwsServices } from '../test/support/aws-services-launcher.js';
 import {

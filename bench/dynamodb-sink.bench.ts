@@ -23,13 +23,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, type DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDbSink,
-  type DynamoDbSinkOptions,
-  type OutputMode,
-  parseSchema,
-  type Row,
-} from '../core/index.js';
+import { type OutputMode, parseSchema, type Row } from '../core/index.js';
+import { DynamoDbSink, type DynamoDbSinkOptions } from '../core/aws/index.js';
 import { launchAwsServices } from '../test/support/aws-services-launcher.js';
 import { localDynamoClient } from '../test/support/local-aws-clients.js';
 

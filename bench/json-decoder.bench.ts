@@ -19,7 +19,8 @@ import { col } from '../core/api/functions.js';
 import { type Column, valueAt } from '../core/columnar/column-batch.js';
 import { bindExpression } from '../core/expr/binder.js';
 import { schemaScope } from '../core/expr/scope.js';
-import { from_json } from '../core/functions/json-functions.js';
+import { builtinFunctions } from '../core/functions/builtin-functions.js';
+import { from_json } from '../core/api/json-functions.js';
 import { compileJsonColumnDecoder } from '../core/io/json-column-decoder.js';
 import { resolveJsonParseOptions } from '../core/io/json-record.js';
 import { BinaryType, field, StringType, struct } from '../core/types/data-types.js';
@@ -46,7 +47,10 @@ interface Contender {
 function rowPath(asBytes: boolean): (batch: Column) => unknown[] {
   const value = col('value');
   const expression = from_json(asBytes ? value.cast('string') : value, SCHEMA);
-  const scope = schemaScope(struct([field('value', asBytes ? BinaryType : StringType)]));
+  const scope = schemaScope(
+    struct([field('value', asBytes ? BinaryType : StringType)]),
+    builtinFunctions,
+  );
   const bound = bindExpression(expression.expr, scope);
   return (batch) => {
     const values = (batch as { values: readonly unknown[] }).values;

@@ -11,9 +11,15 @@
  * const query = await counts.writeStream.outputMode('append').format('console')
  *   .option('checkpointLocation', 'checkpoint/').start();
  * ```
+ *
+ * This entry loads no AWS SDK: the DynamoDB and S3 checkpoint, the DynamoDB sink, S3 locations and
+ * the AWS Kafka credentials are in the AWS entry, core/aws/index.ts.
  */
 export { SluiceSession, type SluiceSessionOptions } from './api/session.js';
-export type { ObjectStoreResolver, ObjectStoreResolvers } from './api/object-store-urls.js';
+export type {
+  ObjectStoreResolver,
+  ObjectStoreResolvers,
+} from './checkpoint/object-store-resolver.js';
 export { DataFrame } from './api/dataframe.js';
 export { GroupedData } from './api/grouped-data.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';
@@ -47,10 +53,10 @@ export {
   when,
   window,
 } from './api/functions.js';
-export * from './functions/string-functions.js';
-export * from './functions/math-functions.js';
-export * from './functions/datetime-functions.js';
-export * from './functions/json-functions.js';
+export * from './api/string-functions.js';
+export * from './api/math-functions.js';
+export * from './api/datetime-functions.js';
+export * from './api/json-functions.js';
 export {
   ArrayOf,
   type ArrayType,
@@ -145,7 +151,7 @@ export {
   type TlsSettings,
 } from './kafka/kafka-security.js';
 export type { KafkaCredentials, SaslUserPassword } from './kafka/kafka-credentials.js';
-export { awsKafkaCredentials } from './aws/aws-kafka-credentials.js';
+export { useKafkaCredentials } from './kafka/installed-kafka-credentials.js';
 export type {
   Offset,
   PlanningContext,
@@ -238,23 +244,7 @@ export {
   type ReferenceOrigin,
   resolveStoredReference,
 } from './checkpoint/stored-reference.js';
-export { awsCheckpointBackend, type AwsCheckpointConfig } from './aws/aws-checkpoint-backend.js';
-export {
-  DynamoDbCheckpointStore,
-  type DynamoDbCheckpointOptions,
-} from './aws/dynamodb-checkpoint-store.js';
-export { S3ObjectStore, type S3ObjectStoreOptions } from './aws/s3-object-store.js';
-export {
-  DEFAULT_MAX_CONCURRENT_WRITES,
-  DynamoDbSink,
-  type DynamoDbKeyAttribute,
-  type DynamoDbSinkOptions,
-} from './aws/dynamodb-sink.js';
-export type { DynamoDbTimestampFormat } from './aws/dynamodb-item-codec.js';
-export type { DynamoDbWriteMethod } from './aws/dynamodb-item-writes.js';
-export { s3ObjectStores, type S3ObjectStoresOptions } from './aws/s3-object-stores.js';
-export { dynamoDbSinks, type DynamoDbSinksOptions } from './aws/dynamodb-sinks.js';
-export type { DynamoDbSinkFactory, DynamoDbSinkSettings } from './api/dynamodb-sink-settings.js';
+export type { DynamoDbSinkFactory, DynamoDbSinkSettings } from './sinks/dynamodb-sink-factory.js';
 export {
   runInvocation,
   type InvocationBudget,

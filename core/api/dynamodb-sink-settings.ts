@@ -6,29 +6,11 @@
  * the SDK does (AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB), loaded only when such a query starts.
  */
 import { InvalidOptionError } from '../errors.js';
-import type { Sink } from '../sinks/sink.js';
+import type { DynamoDbSinkFactory, DynamoDbSinkSettings } from '../sinks/dynamodb-sink-factory.js';
 import { missingOptions, refuseUnknownOptions } from './option-refusal.js';
 import type { OptionValue } from './reader-options.js';
 import type { SinkCreator, SinkRequest } from './sink-formats.js';
 import { isStreamingQueryOption } from './streaming-query-option-names.js';
-
-/** The DynamoDB sink's settings that `format('dynamodb')` takes (see DynamoDbSinkOptions). */
-export interface DynamoDbSinkSettings {
-  /** The table; it must exist when the query starts. */
-  readonly tableName: string;
-  /** The table's partition key attribute. @default the table's */
-  readonly partitionKey?: string;
-  /** The table's sort key attribute, when it has one. @default the table's */
-  readonly sortKey?: string;
-  /** The result columns that key an item. @default an aggregation's grouping keys */
-  readonly keyColumns?: readonly string[];
-}
-
-/**
- * Makes DynamoDB sinks with one client, e.g. `dynamoDbSinks({ client })` from core/aws, given to the
- * session as `new SluiceSession({ dynamoDbSinks: ... })`.
- */
-export type DynamoDbSinkFactory = (settings: DynamoDbSinkSettings) => Sink;
 
 const OPTIONS = ['tableName', 'partitionKey', 'sortKey', 'keyColumns'];
 const ACCEPTED = new Set(OPTIONS.map((name) => name.toLowerCase()));

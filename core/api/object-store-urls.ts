@@ -4,13 +4,8 @@
  * resolver for S3 comes from the AWS adapter (`s3ObjectStores` in core/aws).
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
+import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.js';
 import { InvalidOptionError } from '../errors.js';
-
-/** Makes the store for a URL's bucket (its authority) and key prefix (its path, without the leading '/'). */
-export type ObjectStoreResolver = (bucket: string, prefix: string) => ObjectStore;
-
-/** Resolvers by URL scheme, e.g. `{ s3: s3ObjectStores({ client }) }`. */
-export type ObjectStoreResolvers = Readonly<Record<string, ObjectStoreResolver>>;
 
 const URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/]*)\/?(.*)$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*$/;

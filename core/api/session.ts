@@ -15,8 +15,9 @@ import { parseSchema } from '../types/type-names.js';
 import { DataFrame } from './dataframe.js';
 import { DataFrameReader } from './dataframe-reader.js';
 import { DataStreamReader } from './data-stream-reader.js';
-import type { DynamoDbSinkFactory } from './dynamodb-sink-settings.js';
-import { type ObjectStoreResolvers, ObjectStoreUrls } from './object-store-urls.js';
+import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.js';
+import type { DynamoDbSinkFactory } from '../sinks/dynamodb-sink-factory.js';
+import { ObjectStoreUrls } from './object-store-urls.js';
 
 /** How a session is configured. */
 export interface SluiceSessionOptions {

@@ -11,7 +11,7 @@
  * without one gets `dynamoDbSinks()` when a query first writes to DynamoDB.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDbSinkFactory } from '../api/dynamodb-sink-settings.js';
+import type { DynamoDbSinkFactory } from '../sinks/dynamodb-sink-factory.js';
 import { InvalidOptionError } from '../errors.js';
 import { DynamoDbSink } from './dynamodb-sink.js';
 

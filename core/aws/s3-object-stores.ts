@@ -9,7 +9,7 @@
  * Every location shares one client, so its connection pool and credentials serve them all.
  */
 import { S3Client } from '@aws-sdk/client-s3';
-import type { ObjectStoreResolver } from '../api/object-store-urls.js';
+import type { ObjectStoreResolver } from '../checkpoint/object-store-resolver.js';
 import { InvalidOptionError } from '../errors.js';
 import { S3ObjectStore } from './s3-object-store.js';
 

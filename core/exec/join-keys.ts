@@ -130,6 +130,7 @@ function bindSides(
 function sideScope(scope: Scope, offset: number): Scope {
   return {
     schema: scope.schema,
+    functions: scope.functions,
     resolve: (ref) => {
       const resolved = scope.resolve(ref);
       return { ...resolved, index: resolved.index - offset };

@@ -5,7 +5,6 @@
  * computation itself.
  */
 import { AnalysisError } from '../errors.js';
-import { builtinFunctions } from '../functions/builtin-functions.js';
 import {
   BooleanType,
   type DataType,
@@ -159,7 +158,7 @@ function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
 function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): BoundExpression {
   if (e.name === 'current_timestamp') return bindCurrentTimestamp(scope);
   // Own properties only: a call named 'constructor' must not find Object.prototype's.
-  const binder = Object.hasOwn(builtinFunctions, e.name) ? builtinFunctions[e.name] : undefined;
+  const binder = Object.hasOwn(scope.functions, e.name) ? scope.functions[e.name] : undefined;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
   return binder(
     e.args.map((a) => bindExpression(a, scope)),

@@ -6,6 +6,7 @@
 import { AnalysisError } from '../errors.js';
 import type { StructField, StructType } from '../types/data-types.js';
 import type { ColumnRef } from './expression.js';
+import type { FunctionTable } from './function-table.js';
 
 /** Where a reference points: the input column's position and the nested field path still to follow. */
 export interface ResolvedColumn {
@@ -14,10 +15,12 @@ export interface ResolvedColumn {
   readonly nestedPath: readonly string[];
 }
 
-/** The columns an expression can refer to. */
+/** The names an expression can refer to: the input's columns and the functions it may call. */
 export interface Scope {
   readonly schema: StructType;
   resolve(ref: ColumnRef): ResolvedColumn;
+  /** The functions a call may name (the built-ins, from whoever builds the scope). */
+  readonly functions: FunctionTable;
   /** The processing time of the batch being run, for `current_timestamp()`; absent while a plan is only analysed. */
   readonly clock?: BatchClock;
 }
@@ -32,9 +35,10 @@ export interface BatchClock {
 }
 
 /** A scope over one schema. Plan-qualified references (`df.col(...)`) resolve by name, like plain ones. */
-export function schemaScope(schema: StructType): Scope {
+export function schemaScope(schema: StructType, functions: FunctionTable): Scope {
   return {
     schema,
+    functions,
     resolve: (ref) => {
       const index = ref.ordinal ?? findField(schema, ref.path[0], ref);
       return { index, field: schema.fields[index], nestedPath: ref.path.slice(1) };

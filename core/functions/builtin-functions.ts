@@ -3,7 +3,7 @@
  */
 import { conditionalFunctions } from './conditional-functions.js';
 import { datetimeFunctions } from './datetime-functions.js';
-import type { FunctionTable } from './function-registry.js';
+import type { FunctionTable } from '../expr/function-table.js';
 import { jsonFunctions } from './json-functions.js';
 import { mathFunctions } from './math-functions.js';
 import { stringFunctions } from './string-functions.js';

@@ -10,7 +10,7 @@ import type { BoundExpression } from '../expr/bound-expression.js';
 import type { FunctionCall } from '../expr/expression.js';
 import { typeName } from '../types/data-types.js';
 import { requireArity } from './function-arguments.js';
-import type { FunctionTable } from './function-registry.js';
+import type { FunctionTable } from '../expr/function-table.js';
 
 /** Binders of coalesce and get_field. */
 export const conditionalFunctions: FunctionTable = {

@@ -1,21 +1,8 @@
 /**
- * The built-in scalar functions, by name. Each family of functions (string, math, datetime, JSON)
- * lives in its own module and contributes a table of binders; binding a call looks the name up here.
+ * What the function families share: each (string, math, datetime, JSON) lives in its own module and
+ * contributes a table of binders (core/expr/function-table.ts); builtin-functions.ts assembles them.
  */
 import type { BoundExpression } from '../expr/bound-expression.js';
-import type { FunctionCall } from '../expr/expression.js';
-
-/**
- * Binds one call: given its already-bound arguments, returns the compiled function.
- * Throws an AnalysisError naming the function when argument types are wrong.
- */
-export type FunctionBinder = (
-  args: readonly BoundExpression[],
-  call: FunctionCall,
-) => BoundExpression;
-
-/** A family of functions: name to binder. */
-export type FunctionTable = Readonly<Record<string, FunctionBinder>>;
 
 /**
  * Wraps a function of non-null argument values so that any null argument yields null, SQL's rule

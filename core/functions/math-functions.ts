@@ -4,11 +4,11 @@
  * Type rules follow Spark: abs and round keep their argument's type, floor and ceil give a long,
  * sqrt and pow a double; strings are read as doubles. Integral results outside their type's
  * range are errors, as for arithmetic operators.
+ *
+ * These are the binders; the DataFrame API builds the calls in core/api/math-functions.ts.
  */
-import { Column, columnOrName } from '../api/column.js';
-import { toLiteral } from '../api/literal.js';
 import type { BoundExpression } from '../expr/bound-expression.js';
-import type { Expression, FunctionCall } from '../expr/expression.js';
+import type { FunctionCall } from '../expr/expression.js';
 import { rangeCheck } from '../expr/range-check.js';
 import { type DataType, DoubleType, LongType, typeName } from '../types/data-types.js';
 import {
@@ -17,49 +17,8 @@ import {
   numericArgument,
   requireArity,
 } from './function-arguments.js';
-import { type FunctionTable, nullIntolerant } from './function-registry.js';
-
-/** The absolute value, in the argument's type. */
-export function abs(c: Column | string): Column {
-  return call('abs', [columnOrName(c)]);
-}
-
-/**
- * Rounds to `scale` decimal places, halves away from zero (HALF_UP), in the argument's type.
- * A negative scale rounds to tens, hundreds, ...: `round(1250, -2)` is 1300.
- * Doubles are rounded on their shortest decimal text, so `round(2.675, 2)` is 2.68, as in Spark.
- */
-export function round(c: Column | string, scale = 0): Column {
-  return call('round', [columnOrName(c), toLiteral(scale)]);
-}
-
-/** The largest integer not greater than the argument, a long. */
-export function floor(c: Column | string): Column {
-  return call('floor', [columnOrName(c)]);
-}
-
-/** The smallest integer not less than the argument, a long. */
-export function ceil(c: Column | string): Column {
-  return call('ceil', [columnOrName(c)]);
-}
-
-/** The square root, a double; NaN for negative numbers. */
-export function sqrt(c: Column | string): Column {
-  return call('sqrt', [columnOrName(c)]);
-}
-
-/** `base` raised to `exponent`, a double. Strings name columns; numbers are constants. */
-export function pow(base: Column | string | number, exponent: Column | string | number): Column {
-  return call('pow', [operand(base), operand(exponent)]);
-}
-
-function call(name: string, args: Expression[]): Column {
-  return new Column({ kind: 'call', name, args });
-}
-
-function operand(value: Column | string | number): Expression {
-  return typeof value === 'number' ? toLiteral(value) : columnOrName(value);
-}
+import type { FunctionTable } from '../expr/function-table.js';
+import { nullIntolerant } from './function-registry.js';
 
 /** Binders of the math functions. */
 export const mathFunctions: FunctionTable = {

@@ -2,7 +2,8 @@
  * What a Kafka connection needs from outside to authenticate: a username and password kept in a
  * secret, or a signed token for Amazon MSK's IAM authentication. A small interface, so the kafkajs
  * adapter knows no AWS SDK and tests give fakes; the AWS implementation is
- * core/aws/aws-kafka-credentials.ts.
+ * core/aws/aws-kafka-credentials.ts, installed by the composition root
+ * (installed-kafka-credentials.ts).
  */
 
 /** A SASL username and password. */

@@ -17,9 +17,9 @@
 import { Kafka, logLevel, type ISocketFactoryArgs } from 'kafkajs';
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
-import { awsKafkaCredentials } from '../aws/aws-kafka-credentials.js';
 import { SourceError } from '../errors.js';
 import { withinDeadline } from './call-deadline.js';
+import { installedKafkaCredentials } from './installed-kafka-credentials.js';
 import type { KafkaCredentials } from './kafka-credentials.js';
 import { type KafkaSecurity, PLAINTEXT } from './kafka-security.js';
 import {
@@ -72,7 +72,7 @@ export class KafkajsConnection {
 
   constructor(
     readonly config: KafkaConnectionConfig,
-    private readonly credentials: KafkaCredentials = awsKafkaCredentials,
+    private readonly credentials: KafkaCredentials = installedKafkaCredentials,
   ) {}
 
   /** The brokers, for messages. */

@@ -24,8 +24,8 @@
  * than message.max.bytes (1 MB by default).
  */
 import { type IHeaders, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
-import { awsKafkaCredentials } from '../aws/aws-kafka-credentials.js';
 import { SinkError } from '../errors.js';
+import { installedKafkaCredentials } from './installed-kafka-credentials.js';
 import type { KafkaCredentials } from './kafka-credentials.js';
 import type { KafkaRecordWriter, OutgoingRecord } from './kafka-record-writer.js';
 import { type KafkaSecurity, PLAINTEXT } from './kafka-security.js';
@@ -65,7 +65,7 @@ export class KafkajsRecordWriter implements KafkaRecordWriter {
 
   constructor(
     private readonly config: KafkajsWriterConfig,
-    private readonly credentials: KafkaCredentials = awsKafkaCredentials,
+    private readonly credentials: KafkaCredentials = installedKafkaCredentials,
   ) {}
 
   async send(records: readonly OutgoingRecord[]): Promise<void> {

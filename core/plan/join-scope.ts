@@ -6,6 +6,7 @@
 import { AnalysisError } from '../errors.js';
 import type { ColumnRef } from '../expr/expression.js';
 import { findField, type Scope } from '../expr/scope.js';
+import { builtinFunctions } from '../functions/builtin-functions.js';
 import { struct } from '../types/data-types.js';
 import { allNodes, type LogicalPlan } from './logical-plan.js';
 import { tracedIndex } from './plan-scope.js';
@@ -31,6 +32,7 @@ export function joinScope(left: LogicalPlan, right: LogicalPlan): Scope {
   };
   return {
     schema,
+    functions: builtinFunctions,
     resolve: (ref) => {
       const index = ref.ordinal ?? sideIndex(ref) ?? findField(schema, ref.path[0], ref);
       return { index, field: schema.fields[index], nestedPath: ref.path.slice(1) };

@@ -11,6 +11,7 @@ import type { Expression, TimeWindowExpression } from '../expr/expression.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import { schemaScope, type Scope } from '../expr/scope.js';
+import { builtinFunctions } from '../functions/builtin-functions.js';
 import { isTumbling, windowStructType } from '../expr/time-window.js';
 import {
   type DataType,
@@ -107,7 +108,7 @@ function expandStar(e: Expression, schema: StructType): Expression[] {
     return schema.fields.map((_, i) => columnAt(schema, i));
   }
   const parent: Expression = { kind: 'column', path: e.path.slice(0, -1) };
-  const t = bindExpression(parent, schemaScope(schema)).dataType;
+  const t = bindExpression(parent, schemaScope(schema, builtinFunctions)).dataType;
   if (t.kind !== 'struct') {
     throw new AnalysisError(`Cannot expand '${e.path.join('.')}': ${typeName(t)} is not a struct.`);
   }
@@ -198,7 +199,7 @@ export function watermark(
   columnName: string,
   delayMicros: number,
 ): LogicalPlan {
-  const scope = schemaScope(input.schema);
+  const scope = schemaScope(input.schema, builtinFunctions);
   const { index, field: f, nestedPath } = scope.resolve({ kind: 'column', path: [columnName] });
   if (nestedPath.length > 0 || f.dataType.kind !== 'timestamp') {
     throw new AnalysisError(
@@ -339,8 +340,8 @@ function usingJoinSchema(
   using: readonly string[],
   t: JoinType,
 ): StructType {
-  const scopeL = schemaScope(l);
-  const scopeR = schemaScope(r);
+  const scopeL = schemaScope(l, builtinFunctions);
+  const scopeR = schemaScope(r, builtinFunctions);
   const keys = using.map((name) => {
     const a = scopeL.resolve({ kind: 'column', path: [name] });
     const b = scopeR.resolve({ kind: 'column', path: [name] });

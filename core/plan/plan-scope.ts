@@ -8,13 +8,15 @@
 import { AnalysisError } from '../errors.js';
 import type { ColumnRef } from '../expr/expression.js';
 import { findField, schemaScope, type Scope } from '../expr/scope.js';
+import { builtinFunctions } from '../functions/builtin-functions.js';
 import type { Join, LogicalPlan, Project } from './logical-plan.js';
 
 /** The scope of expressions evaluated over the output of `plan`. */
 export function planScope(plan: LogicalPlan): Scope {
-  const byName = schemaScope(plan.schema);
+  const byName = schemaScope(plan.schema, builtinFunctions);
   return {
     schema: plan.schema,
+    functions: builtinFunctions,
     resolve: (ref) => {
       const index = ref.ordinal === undefined ? tracedIndex(plan, ref) : undefined;
       if (index === undefined) return byName.resolve(ref);

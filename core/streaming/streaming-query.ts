@@ -1,17 +1,16 @@
 /**
- * StreamingQuery: the handle `writeStream.start()` returns. It drives a MicroBatchExecution with the
- * query's trigger in the background and exposes Spark's controls: `awaitTermination`, `stop`,
- * `processAllAvailable`, `lastProgress`, `recentProgress`.
+ * StreamingQuery: the handle `writeStream.start()` returns. It drives a MicroBatchExecution on the
+ * query driver (query-driver.ts) with the query's trigger in the background, without a time budget,
+ * and exposes Spark's controls: `awaitTermination`, `stop`, `processAllAvailable`, `lastProgress`,
+ * `recentProgress`. A query started this way owns its checkpoint: finding another writer fails it.
  */
-import { CheckpointError } from '../errors.js';
-import { maintenanceDue } from './checkpoint-maintenance.js';
+import { unboundedPolicy } from './driver-decisions.js';
 import type { MicroBatchExecution } from './micro-batch-execution.js';
 import { type StreamingQueryProgress } from './progress.js';
+import { driveQuery } from './query-driver.js';
 import type { ResolvedTrigger } from './trigger.js';
 
 const RECENT_PROGRESS_LIMIT = 100;
-/** How long an idle continuous query (processingTime 0) waits before polling its sources again. */
-const IDLE_POLL_MS = 10;
 
 /** A running (or finished) streaming query. */
 export class StreamingQuery {
@@ -102,8 +101,19 @@ export class StreamingQuery {
   }
 
   private async run(): Promise<void> {
+    let waiting = 0;
     try {
-      await this.loop();
+      await driveQuery(this.execution, unboundedPolicy(this.trigger), {
+        remainingMs: () => Infinity,
+        stopRequested: () => this.stopped,
+        sleep: (ms) => this.sleep(ms),
+        // Waiters registered before an attempt are satisfied once an attempt finds nothing to do.
+        beforeAttempt: () => (waiting = this.idleWaiters.length),
+        afterAttempt: (progress) => {
+          if (progress) this.record(progress);
+          else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
+        },
+      });
     } catch (e) {
       this.failure = e;
     } finally {
@@ -116,70 +126,15 @@ export class StreamingQuery {
     }
   }
 
-  private async loop(): Promise<void> {
-    if (this.trigger.kind === 'availableNow') await this.execution.prepareForAvailableNow();
-    const backfill =
-      this.trigger.kind === 'availableNow' ? await this.execution.backlog() : undefined;
-    while (!this.stopped) {
-      const started = Date.now();
-      // Waiters registered before this attempt are satisfied once an attempt finds nothing to do.
-      const waiting = this.idleWaiters.length;
-      const batch = await this.committedBatch();
-      const progress =
-        batch && backfill !== undefined
-          ? { ...batch, backfill: await this.backfillProgress(backfill) }
-          : batch;
-      if (progress) this.record(progress);
-      else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
-      if (this.trigger.kind === 'once' || (this.trigger.kind === 'availableNow' && !progress))
-        return;
-      if (this.trigger.kind === 'availableNow') continue;
-      const interval = this.trigger.intervalMs;
-      const wait = progress
-        ? interval - (Date.now() - started)
-        : Math.max(interval - (Date.now() - started), IDLE_POLL_MS);
-      if (wait > 0 && this.idleWaiters.length === 0) await this.sleep(wait);
-    }
-  }
-
-  /**
-   * Runs the next batch: its progress, or undefined when there was nothing to do. A query started with
-   * writeStream owns its checkpoint, so finding another writer is an error.
-   */
-  private async committedBatch(): Promise<StreamingQueryProgress | undefined> {
-    const outcome = await this.execution.runNextBatch(Infinity, this.trigger.kind === 'once');
-    switch (outcome.kind) {
-      case 'committed':
-        if (maintenanceDue(outcome.progress.batchId)) await this.execution.maintain();
-        return outcome.progress;
-      case 'idle':
-        return undefined;
-      case 'lease-held':
-        throw new CheckpointError(
-          `Another run (${outcome.owner}) holds the lease of this query's checkpoint; two queries must not share a checkpoint.`,
-        );
-      case 'conflict':
-      case 'lease-lost':
-      case 'abandoned':
-        throw new CheckpointError(
-          `Batch ${outcome.batchId} was not committed (${outcome.kind}): another run of this query is writing to the same checkpoint; two queries must not share a checkpoint.`,
-        );
-    }
-  }
-
-  /** How much of the input available at the start of an availableNow run is done. */
-  private async backfillProgress(total: number): Promise<{ done: number; total: number }> {
-    const remaining = (await this.execution.backlog()) ?? 0;
-    return { done: Math.max(0, total - remaining), total };
-  }
-
   private record(p: StreamingQueryProgress): void {
     this.recentProgress.push(p);
     if (this.recentProgress.length > RECENT_PROGRESS_LIMIT) this.recentProgress.shift();
     this.onProgress(p);
   }
 
+  /** Waits for the trigger, unless a processAllAvailable caller is waiting; stop() and processAllAvailable() wake it. */
   private sleep(ms: number): Promise<void> {
+    if (this.idleWaiters.length > 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.wake = () => {

@@ -2,8 +2,9 @@
  * The micro-batch Lambda handler: a thin adapter from a scheduled invocation to core's runner.
  *
  * `microBatchHandler(queryModule)` runs at cold start (the entry file calls it at module scope): it
- * reads and validates the configuration, creates the AWS clients and builds the query, so a bad
- * setting fails the container's initialisation with a message naming the variable. Each invocation
+ * reads and validates the configuration, installs the AWS Kafka credentials (Secrets Manager, MSK
+ * IAM), creates the AWS clients and builds the query, so a bad setting fails the container's
+ * initialisation with a message naming the variable. Each invocation
  * then runs micro-batches (docs/architecture.md section 3) while its time budget allows:
  * - it starts no batch it cannot expect to finish before the Lambda timeout minus the safety margin,
  *   and abandons, before its commit, a batch that still overruns;
@@ -15,6 +16,7 @@
  * checkpoint (an edited record, a lost head item) is such an error, so the alarm sees it.
  */
 import type { Context } from 'aws-lambda';
+import { awsKafkaCredentials, useKafkaCredentials } from '../../core/aws/index.js';
 import type { InvocationStop } from '../../core/index.js';
 import { type AwsClients, createAwsClients } from './aws-clients.js';
 import { readConfiguration } from './configuration.js';
@@ -55,6 +57,8 @@ export function microBatchHandler(
 ): MicroBatchHandler {
   const env = options.env ?? process.env;
   const config = readConfiguration(env);
+  // Kafka's SASL secrets and MSK IAM tokens come from AWS in Lambda; core's Kafka connector knows no SDK.
+  useKafkaCredentials(awsKafkaCredentials);
   const runtime = new QueryRuntime(
     config,
     queryModule,

@@ -19,19 +19,21 @@
  * of an invocation killed at its timeout expires soon after, so the next one takes over.
  */
 import {
-  awsCheckpointBackend,
   type CheckedStreamingQuery,
   type DataFrame,
-  dynamoDbSinks,
   type InvocationBudget,
   type InvocationResult,
   InvalidOptionError,
   type MicroBatchExecution,
   runInvocation,
-  S3ObjectStore,
-  s3ObjectStores,
   SluiceSession,
 } from '../../core/index.js';
+import {
+  awsCheckpointBackend,
+  dynamoDbSinks,
+  S3ObjectStore,
+  s3ObjectStores,
+} from '../../core/aws/index.js';
 import type { AwsClients } from './aws-clients.js';
 import { ENV, type MicroBatchConfig, type SourceConfig } from './configuration.js';
 import { kafkaSourceOptions } from './kafka-source-options.js';

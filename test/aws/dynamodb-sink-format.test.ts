@@ -6,7 +6,8 @@
  */
 import { type AttributeValue, CreateTableCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { dynamoDbSinks, type RowObject, SluiceSession } from '../../core/index.js';
+import { type RowObject, SluiceSession } from '../../core/index.js';
+import { dynamoDbSinks } from '../../core/aws/index.js';
 import { dynamoClient } from '../support/aws-clients.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';

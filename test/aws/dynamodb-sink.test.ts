@@ -14,8 +14,6 @@ import { describe, expect, it } from 'vitest';
 import {
   type BatchStep,
   type DataFrame,
-  DynamoDbSink,
-  type DynamoDbSinkOptions,
   InvalidOptionError,
   type OutputMode,
   type RowObject,
@@ -23,6 +21,7 @@ import {
   SinkError,
   SluiceSession,
 } from '../../core/index.js';
+import { DynamoDbSink, type DynamoDbSinkOptions } from '../../core/aws/index.js';
 import { runInvocation } from '../../core/streaming/invocation.js';
 import { MicroBatchExecution } from '../../core/streaming/micro-batch-execution.js';
 import type { StructType } from '../../core/types/data-types.js';

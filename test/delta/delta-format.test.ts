@@ -6,9 +6,9 @@ import {
   type DeltaReaderBuilder,
   InvalidOptionError,
   type RowObject,
-  S3ObjectStore,
   SluiceSession,
 } from '../../core/index.js';
+import { S3ObjectStore } from '../../core/aws/index.js';
 import { createBucket, s3Client } from '../support/aws-clients.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';

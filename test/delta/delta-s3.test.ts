@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DeltaLog, DeltaSink, S3ObjectStore, SluiceSession } from '../../core/index.js';
+import { DeltaLog, DeltaSink, SluiceSession } from '../../core/index.js';
+import { S3ObjectStore } from '../../core/aws/index.js';
 import { createBucket, s3Client } from '../support/aws-clients.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';

@@ -6,10 +6,10 @@ import {
   LocalDirectoryStore,
   MemorySink,
   type ObjectStore,
-  S3ObjectStore,
   SluiceSession,
   UnsafePathError,
 } from '../../core/index.js';
+import { S3ObjectStore } from '../../core/aws/index.js';
 import { encodeCheckpoint } from '../../core/delta/checkpoint-file.js';
 import { checkpointKey } from '../../core/delta/log-segment.js';
 import { parseSchema } from '../../core/types/type-names.js';

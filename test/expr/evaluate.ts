@@ -6,12 +6,13 @@ import type { Column } from '../../core/api/column.js';
 import type { BoundExpression } from '../../core/expr/bound-expression.js';
 import { bindExpression } from '../../core/expr/binder.js';
 import { schemaScope } from '../../core/expr/scope.js';
+import { builtinFunctions } from '../../core/functions/builtin-functions.js';
 import { struct, type StructType } from '../../core/types/data-types.js';
 import type { Row } from '../../core/types/row.js';
 
 /** Binds `column` against `schema` (no columns by default). */
 export function bind(column: Column, schema: StructType = struct([])): BoundExpression {
-  return bindExpression(column.expr, schemaScope(schema));
+  return bindExpression(column.expr, schemaScope(schema, builtinFunctions));
 }
 
 /** Binds `column` and evaluates it on `row`. */

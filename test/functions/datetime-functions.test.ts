@@ -12,7 +12,7 @@ import {
   to_timestamp,
   unix_timestamp,
   year,
-} from '../../core/functions/datetime-functions.js';
+} from '../../core/api/datetime-functions.js';
 import {
   DateType,
   field,

@@ -3,7 +3,7 @@ import type { Column } from '../../core/api/column.js';
 import { col, lit } from '../../core/api/functions.js';
 import { AnalysisError, ExecutionError, InvalidOptionError } from '../../core/errors.js';
 import { DROP_MALFORMED } from '../../core/expr/drop-row.js';
-import { from_json, to_json } from '../../core/functions/json-functions.js';
+import { from_json, to_json } from '../../core/api/json-functions.js';
 import {
   ArrayOf,
   field,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { col, lit } from '../../core/api/functions.js';
 import { AnalysisError, ExecutionError } from '../../core/errors.js';
-import { abs, ceil, floor, pow, round, sqrt } from '../../core/functions/math-functions.js';
+import { abs, ceil, floor, pow, round, sqrt } from '../../core/api/math-functions.js';
 import {
   BooleanType,
   DoubleType,

@@ -13,7 +13,7 @@ import {
   substring,
   trim,
   upper,
-} from '../../core/functions/string-functions.js';
+} from '../../core/api/string-functions.js';
 import {
   ArrayOf,
   field,

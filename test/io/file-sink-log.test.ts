@@ -5,12 +5,12 @@ import {
   FileSinkLog,
   InvalidOptionError,
   MemoryObjectStore,
-  S3ObjectStore,
   SinkError,
   type SinkFileEntry,
   SluiceSession,
   UnsafePathError,
 } from '../../core/index.js';
+import { S3ObjectStore } from '../../core/aws/index.js';
 import {
   decodeManifest,
   encodeManifest,

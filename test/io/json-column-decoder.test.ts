@@ -4,7 +4,7 @@ import { col } from '../../core/api/functions.js';
 import { type Column, valueAt } from '../../core/columnar/column-batch.js';
 import { columnBuilder } from '../../core/columnar/column-builder.js';
 import { DropRow } from '../../core/expr/drop-row.js';
-import { from_json } from '../../core/functions/json-functions.js';
+import { from_json } from '../../core/api/json-functions.js';
 import {
   compileJsonColumnDecoder,
   type DecodedJsonColumn,

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FileSink,
-  FileSinkLog,
-  S3ObjectStore,
-  s3ObjectStores,
-  SluiceSession,
-} from '../../core/index.js';
+import { FileSink, FileSinkLog, SluiceSession } from '../../core/index.js';
+import { S3ObjectStore, s3ObjectStores } from '../../core/aws/index.js';
 import { createBucket, s3Client } from '../support/aws-clients.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';

@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  CheckpointError,
   col,
   ConsoleSink,
   count,
   FileCheckpointStore,
   from_json,
+  LocalDirectoryStore,
   MemoryObjectStore,
   MemorySink,
   progressLine,
@@ -255,6 +257,53 @@ describe('sinks and checkpoints', () => {
     await second.stop();
     expect(sink.rows()).toEqual([{ category: 'a', count: 2 }]);
     expect(second.recentProgress[0]).toMatchObject({ batchId: 1, stateLoad: 'cold' });
+  });
+
+  it('maintains its checkpoint once a batch makes maintenance due, as an invocation does: the log and state beyond minBatchesToRetain are deleted', async () => {
+    const session = new SluiceSession();
+    const { events, df } = clicks(session);
+    const root = tempDir();
+    const counts = df.groupBy('category').count();
+    const query = await counts.writeStream
+      .outputMode('complete')
+      .sink(new MemorySink(counts.schema))
+      .option('checkpointLocation', root)
+      .option('minBatchesToRetain', 3)
+      .option('snapshotInterval', 2)
+      .start();
+    // one batch per processAllAvailable; committing batch 9 makes maintenance due
+    for (let batchId = 0; batchId < 10; batchId++) {
+      events.addData([{ ts: at('10:00:00'), category: `c${batchId % 4}`, user: 'u' }]);
+      await query.processAllAvailable();
+    }
+    await query.stop();
+    expect(query.lastProgress?.batchId).toBe(9);
+    const store = new LocalDirectoryStore(root);
+    expect((await store.list('commits/')).map((k) => Number(k.slice(8, -5)))).toEqual([7, 8, 9]);
+    expect(await store.list('offsets/')).toHaveLength(3);
+    expect(await store.list('state/manifests/')).toHaveLength(3);
+  });
+
+  it('fails when another run holds the lease of its checkpoint: two queries must not share one', async () => {
+    const session = new SluiceSession();
+    const { events, df } = clicks(session);
+    const store = new MemoryObjectStore();
+    const checkpoint = new FileCheckpointStore(store);
+    const heldByAnother: FileCheckpointStore = Object.assign(Object.create(checkpoint), {
+      acquireLease: async () => ({ kind: 'held', owner: 'other-run' }),
+    });
+    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u' }]);
+    const query = await df.writeStream
+      .format('memory')
+      .queryName('shared')
+      .checkpoint({ checkpoint: heldByAnother, stateObjects: store })
+      .start();
+    await expect(query.awaitTermination()).rejects.toThrow(
+      /Another run \(other-run\) holds the lease of this query's checkpoint; two queries must not share a checkpoint/,
+    );
+    expect(query.isActive).toBe(false);
+    expect(query.exception).toBeInstanceOf(CheckpointError);
+    expect(query.recentProgress).toEqual([]);
   });
 
   it('needs a checkpointLocation for a sink that is not a development sink', async () => {

@@ -18,6 +18,7 @@ import { KernelInput } from '../../../core/expr/kernels/kernel.js';
 import { evaluateColumns } from '../../../core/expr/kernels/row-order-failure.js';
 import type { BoundExpression } from '../../../core/expr/bound-expression.js';
 import { schemaScope } from '../../../core/expr/scope.js';
+import { builtinFunctions } from '../../../core/functions/builtin-functions.js';
 import { coalesce, col, from_json, upper } from '../../../core/index.js';
 import { type DataType, NullType, type StructType } from '../../../core/types/data-types.js';
 import { parseSchema, parseTypeName } from '../../../core/types/type-names.js';
@@ -226,7 +227,7 @@ describe('expression kernels', () => {
         (input, layouts, exprs) => {
           let bound;
           try {
-            bound = exprs.map((e) => bindExpression(e, schemaScope(SCHEMA)));
+            bound = exprs.map((e) => bindExpression(e, schemaScope(SCHEMA, builtinFunctions)));
           } catch (e) {
             if (e instanceof AnalysisError) return;
             throw e;

@@ -9,13 +9,8 @@
  * for why that set is known exactly whatever the batch cuts were).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  DynamoDbCheckpointStore,
-  type RowObject,
-  S3ObjectStore,
-  SluiceSession,
-  type StreamingQueryProgress,
-} from '../../../core/index.js';
+import { type RowObject, SluiceSession, type StreamingQueryProgress } from '../../../core/index.js';
+import { DynamoDbCheckpointStore, S3ObjectStore } from '../../../core/aws/index.js';
 import { clickstreamQuery } from '../../../examples/clickstream-query.js';
 import { bundleFunction, FUNCTION_ENTRIES } from '../../../functions/build.js';
 import type { MicroBatchResult } from '../../../functions/microbatch/handler.js';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clickstreamQuery } from '../../../examples/clickstream-query.js';
-import { dynamoDbSinks, s3ObjectStores, SluiceSession } from '../../../core/index.js';
+import { SluiceSession } from '../../../core/index.js';
+import { dynamoDbSinks, s3ObjectStores } from '../../../core/aws/index.js';
 import type { SinkConfig } from '../../../functions/microbatch/configuration.js';
 import { sinkWriterOptions } from '../../../functions/microbatch/sink-writer-options.js';
 import { MemoryObjectStore } from '../../../core/checkpoint/memory-object-store.js';

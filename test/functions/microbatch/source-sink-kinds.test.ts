@@ -7,13 +7,8 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import {
-  col,
-  FileSinkLog,
-  type RowObject,
-  S3ObjectStore,
-  SluiceSession,
-} from '../../../core/index.js';
+import { col, FileSinkLog, type RowObject, SluiceSession } from '../../../core/index.js';
+import { S3ObjectStore } from '../../../core/aws/index.js';
 import { closeKafkaConnections } from '../../../core/kafka/kafka-connection-pool.js';
 import { clickCounts, clickstreamQuery } from '../../../examples/clickstream-query.js';
 import { ENV } from '../../../functions/microbatch/configuration.js';
