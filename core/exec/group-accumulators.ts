@@ -63,14 +63,7 @@ function sumRows(
   read: ColumnReader,
 ): void {
   const checked = aggregate.dataType.kind === 'long';
-  const totals = new Float64Array(accumulators.length);
-  const seen = new Uint8Array(accumulators.length);
-  accumulators.forEach((acc, g) => {
-    if (acc !== null) {
-      totals[g] = acc as number;
-      seen[g] = 1;
-    }
-  });
+  const { values: totals, seen } = numbersSoFar(accumulators);
   for (let i = 0; i < groupOfRow.length; i++) {
     const g = groupOfRow[i];
     if (g < 0) continue;
@@ -112,14 +105,7 @@ function extremeRows(
 ): void {
   const compare = comparatorFor(aggregate.inputType!);
   const sign = aggregate.fn === 'min' ? -1 : 1;
-  const extremes = new Float64Array(accumulators.length);
-  const seen = new Uint8Array(accumulators.length);
-  accumulators.forEach((acc, g) => {
-    if (acc !== null) {
-      extremes[g] = acc as number;
-      seen[g] = 1;
-    }
-  });
+  const { values: extremes, seen } = numbersSoFar(accumulators);
   for (let i = 0; i < groupOfRow.length; i++) {
     const g = groupOfRow[i];
     if (g < 0) continue;
@@ -131,4 +117,20 @@ function extremeRows(
     }
   }
   for (let g = 0; g < extremes.length; g++) if (seen[g] === 1) accumulators[g] = extremes[g];
+}
+
+/** Accumulators that are a number or null (none yet), as typed arrays: the values, and which are set. */
+function numbersSoFar(accumulators: readonly unknown[]): {
+  values: Float64Array;
+  seen: Uint8Array;
+} {
+  const values = new Float64Array(accumulators.length);
+  const seen = new Uint8Array(accumulators.length);
+  accumulators.forEach((acc, g) => {
+    if (acc !== null) {
+      values[g] = acc as number;
+      seen[g] = 1;
+    }
+  });
+  return { values, seen };
 }
