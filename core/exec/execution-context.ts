@@ -6,7 +6,7 @@ import type { OutputMode } from '../sinks/sink.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Row } from '../types/row.js';
 
-/** Counters a batch reports in its progress (malformedRecords, lateRowsDropped, ...). */
+/** Counters a batch reports in its progress (malformedRecords, numRowsDroppedByWatermark, ...). */
 export type BatchCounters = Record<string, number>;
 
 /** The streaming half of the context: present only when the plan runs as a micro-batch. */

@@ -23,7 +23,7 @@ import type { StateStore } from '../state/state-store.js';
 import { type StructType, typeName } from '../types/data-types.js';
 import { planScope } from '../plan/plan-scope.js';
 import type { Row } from '../types/row.js';
-import { count, countForOperator, type ExecutionContext } from './execution-context.js';
+import { countForOperator, type ExecutionContext } from './execution-context.js';
 import { type Group, Grouping } from './grouping.js';
 import type { GroupFold } from './group-fold.js';
 import { IntegerKeyFold } from './integer-key-fold.js';
@@ -89,10 +89,8 @@ export class StatefulAggregateExec implements StatefulOperator {
   ): Map<string, Group> {
     const changed = new Map<string, Group>();
     const late = this.groupFold.fold(this.input, ctx, store, lateBefore, changed);
-    if (late > 0) {
-      count(ctx, 'lateRowsDropped', late);
+    if (late > 0)
       countForOperator(ctx.streaming!, this.operatorId, 'numRowsDroppedByWatermark', late);
-    }
     for (const [key, group] of changed) store.put(key, group);
     return changed;
   }

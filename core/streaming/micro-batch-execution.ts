@@ -502,6 +502,13 @@ export class MicroBatchExecution {
     const seconds = Math.max(durations.triggerExecution, 1) / 1000;
     const c = result.counters;
     const maxes = [...result.eventTimeMax.values()];
+    const stateOperators = this.physical.statefulOperators.map((op) => ({
+      operatorId: op.operatorId,
+      operatorName: op.operatorName,
+      ...result.stores!.metrics(op.operatorId),
+      numRowsDroppedByWatermark:
+        result.operatorCounters.get(op.operatorId)?.numRowsDroppedByWatermark ?? 0,
+    }));
     return {
       id: this.queryId,
       runId: this.runId,
@@ -516,16 +523,11 @@ export class MicroBatchExecution {
         watermark: eventTimeText(intent.watermarkMicros),
         max: eventTimeText(maxes.length ? Math.max(...maxes) : null),
       },
-      stateOperators: this.physical.statefulOperators.map((op) => ({
-        operatorId: op.operatorId,
-        operatorName: op.operatorName,
-        ...result.stores!.metrics(op.operatorId),
-        numRowsDroppedByWatermark:
-          result.operatorCounters.get(op.operatorId)?.numRowsDroppedByWatermark ?? 0,
-      })),
+      stateOperators,
       stateLoad,
       stateBytesWritten,
-      lateRowsDropped: c.lateRowsDropped ?? 0,
+      // only stateful operators drop rows as late
+      lateRowsDropped: stateOperators.reduce((n, s) => n + s.numRowsDroppedByWatermark, 0),
       malformedRecordsDropped: c.malformedRecords ?? 0,
       sources: this.sources.map((s, i) => ({
         description: s.description,
