@@ -366,8 +366,7 @@ export class MicroBatchExecution {
   private async loadState(
     head: CommitRecord | undefined,
   ): Promise<{ state: CachedState | undefined; warm: boolean }> {
-    const operatorCount = this.physical.statefulOperators.length;
-    if (operatorCount === 0) return { state: undefined, warm: false };
+    if (this.storeIds.length === 0) return { state: undefined, warm: false };
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
