@@ -44,15 +44,19 @@ function commit(batchId: number): CommitRecord {
   };
 }
 
-/** Defines the contract tests for stores made by `fresh` (each call: an empty checkpoint). */
+/**
+ * Defines the contract tests for stores made by `fresh` (each call: an empty checkpoint). A store
+ * reads lease time from `clock` where it can, so lease expiry is tested by moving the clock, never
+ * by sleeping: a slow request on a loaded machine cannot expire a lease early.
+ */
 export function checkpointStoreContract(
   name: string,
-  fresh: () => Promise<CheckpointStore>,
+  fresh: (clock: () => number) => Promise<CheckpointStore>,
   capabilities: CheckpointCapabilities,
 ): void {
   describe(`CheckpointStore contract: ${name}`, () => {
     it('creates the query metadata once; a second create keeps the first and returns it', async () => {
-      const store = await fresh();
+      const store = await fresh(Date.now);
       expect(await store.getMetadata()).toBeUndefined();
       expect(await store.createMetadata(metadata)).toEqual({ kind: 'created' });
       expect(await store.createMetadata({ ...metadata, queryId: 'other' })).toEqual({
@@ -63,7 +67,7 @@ export function checkpointStoreContract(
     });
 
     it('writes each intent once: a second intent for the same batch loses and gets the first back', async () => {
-      const store = await fresh();
+      const store = await fresh(Date.now);
       expect(await store.putIntent(intent(0, 5))).toEqual({ kind: 'created' });
       expect(await store.putIntent(intent(0, 9))).toEqual({ kind: 'exists', intent: intent(0, 5) });
       expect(await store.getIntent(0)).toEqual(intent(0, 5));
@@ -71,7 +75,7 @@ export function checkpointStoreContract(
     });
 
     it('lets exactly one of many concurrent intents of a batch win; every loser gets the winner', async () => {
-      const store = await fresh();
+      const store = await fresh(Date.now);
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) => store.putIntent(intent(3, 10 + i))),
       );
@@ -82,7 +86,7 @@ export function checkpointStoreContract(
     });
 
     it('returns the head with the lease, and moves the head with each commit', async () => {
-      const store = await fresh();
+      const store = await fresh(Date.now);
       const first = await store.acquireLease('a', 60_000);
       expect(first).toMatchObject({ kind: 'acquired', head: undefined });
       if (first.kind !== 'acquired') return;
@@ -96,7 +100,7 @@ export function checkpointStoreContract(
     });
 
     it('refuses a second commit of the same batch as a conflict', async () => {
-      const store = await fresh();
+      const store = await fresh(Date.now);
       const leased = await store.acquireLease('a', 60_000);
       if (leased.kind !== 'acquired') throw new Error('lease not acquired');
       expect(await store.commit(commit(0), leased.lease)).toBe('committed');
@@ -107,7 +111,7 @@ export function checkpointStoreContract(
     });
 
     it('lets only one of many concurrent commits of a batch win', async () => {
-      const store = await fresh();
+      const store = await fresh(Date.now);
       const leased = await store.acquireLease('a', 60_000);
       if (leased.kind !== 'acquired') throw new Error('lease not acquired');
       const results = await Promise.all(
@@ -120,11 +124,13 @@ export function checkpointStoreContract(
 
     if (capabilities.exclusiveLeases) {
       it('keeps other owners out while the lease is live, and lets them in once it expired', async () => {
-        const store = await fresh();
+        const clock = manualClock();
+        const store = await fresh(clock.now);
         const a = await store.acquireLease('a', 300);
         expect(a.kind).toBe('acquired');
+        clock.advance(299);
         expect(await store.acquireLease('b', 60_000)).toMatchObject({ kind: 'held', owner: 'a' });
-        await new Promise((r) => setTimeout(r, 400));
+        clock.advance(2);
         const b = await store.acquireLease('b', 60_000);
         expect(b.kind).toBe('acquired');
         if (a.kind === 'acquired' && b.kind === 'acquired')
@@ -132,9 +138,10 @@ export function checkpointStoreContract(
       });
 
       it('fences a holder whose lease another owner took over: its commit is lease-lost', async () => {
-        const store = await fresh();
+        const clock = manualClock();
+        const store = await fresh(clock.now);
         const slow = await store.acquireLease('slow', 200);
-        await new Promise((r) => setTimeout(r, 300));
+        clock.advance(300);
         const fast = await store.acquireLease('fast', 60_000);
         if (slow.kind !== 'acquired' || fast.kind !== 'acquired')
           throw new Error('lease not acquired');
@@ -144,7 +151,7 @@ export function checkpointStoreContract(
       });
 
       it('releases a lease so the next owner need not wait for it to expire', async () => {
-        const store = await fresh();
+        const store = await fresh(Date.now);
         const a = await store.acquireLease('a', 60_000);
         if (a.kind !== 'acquired') throw new Error('lease not acquired');
         await store.releaseLease(a.lease);
@@ -152,4 +159,10 @@ export function checkpointStoreContract(
       });
     }
   });
+}
+
+/** A clock that moves only when told to, starting at a fixed instant. */
+function manualClock(): { now: () => number; advance: (ms: number) => void } {
+  let nowMs = Date.UTC(2026, 0, 1);
+  return { now: () => nowMs, advance: (ms) => (nowMs += ms) };
 }

@@ -17,13 +17,14 @@ checkpointStoreContract('in memory', async () => new FileCheckpointStore(new Mem
 let table: Promise<string> | undefined;
 checkpointStoreContract(
   'DynamoDB Local',
-  async () => {
+  async (clock) => {
     table ??= createCheckpointTable(uniqueName('checkpoints'));
     // one table, many queries: each test gets its own query id
     return new DynamoDbCheckpointStore({
       client: dynamoClient(),
       tableName: await table,
       queryId: uniqueName('query'),
+      clock,
     });
   },
   { exclusiveLeases: true },
