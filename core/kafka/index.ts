@@ -19,16 +19,9 @@ export {
   SEQ_HEADER,
   type RecordPosition,
 } from './kafka-sink-records.js';
-export type {
-  KafkaRecordWriter,
-  OutgoingHeader,
-  OutgoingRecord,
-} from './kafka-record-writer.js';
+export type { KafkaRecordWriter, OutgoingHeader, OutgoingRecord } from './kafka-record-writer.js';
 export { KafkajsRecordWriter, type KafkajsWriterConfig } from './kafkajs-record-writer.js';
-export {
-  KafkajsPartitionReader,
-  type KafkajsReaderConfig,
-} from './kafkajs-partition-reader.js';
+export { KafkajsPartitionReader, type KafkajsReaderConfig } from './kafkajs-partition-reader.js';
 export type {
   IsolationLevel,
   KafkaHeader,
