@@ -111,7 +111,7 @@ function layeringBlocks() {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**', 'lib/**', 'examples/app/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,8 +12,10 @@
  *   .option('checkpointLocation', 'checkpoint/').start();
  * ```
  *
- * This entry loads no AWS SDK: the DynamoDB and S3 checkpoint, the DynamoDB sink, S3 locations and
- * the AWS Kafka credentials are in the AWS entry, core/aws/index.ts.
+ * This entry loads no AWS SDK and no Kafka client: the DynamoDB and S3 checkpoint, the DynamoDB sink,
+ * S3 locations and the AWS Kafka credentials are in the AWS entry (core/aws/index.ts, `sluice/aws`);
+ * Kafka's source, sink, readers, writers and security settings in the Kafka entry
+ * (core/kafka/index.ts, `sluice/kafka`). `readStream.format('kafka')` works from this entry alone.
  */
 export { SluiceSession, type SluiceSessionOptions } from './api/session.js';
 export type {
@@ -108,50 +110,6 @@ export {
   type ObjectMetadataListing,
   type StoredObject,
 } from './sources/object-store-listing.js';
-export { KafkaSource, type KafkaReaderFactory } from './kafka/kafka-source.js';
-export { kafkaOptions, type KafkaSourceOptions } from './kafka/kafka-options.js';
-export { KafkaSink, kafkajsWriter, type KafkaWriterFactory } from './kafka/kafka-sink.js';
-export {
-  DEFAULT_MAX_REQUEST_BYTES,
-  kafkaSinkOptions,
-  type KafkaSinkOptions,
-} from './kafka/kafka-sink-options.js';
-export {
-  BATCH_ID_HEADER,
-  QUERY_ID_HEADER,
-  SEQ_HEADER,
-  type RecordPosition,
-} from './kafka/kafka-sink-records.js';
-export type {
-  KafkaRecordWriter,
-  OutgoingHeader,
-  OutgoingRecord,
-} from './kafka/kafka-record-writer.js';
-export { KafkajsRecordWriter, type KafkajsWriterConfig } from './kafka/kafkajs-record-writer.js';
-export {
-  KafkajsPartitionReader,
-  type KafkajsReaderConfig,
-} from './kafka/kafkajs-partition-reader.js';
-export type {
-  IsolationLevel,
-  KafkaHeader,
-  KafkaPartitionReader,
-  KafkaRecord,
-  OffsetBounds,
-  RangeRead,
-} from './kafka/kafka-partition-reader.js';
-export type { PartitionOffsets, TopicPartition } from './kafka/partition-offsets.js';
-export { closeKafkaConnections } from './kafka/kafka-connection-pool.js';
-export {
-  kafkaSecurity,
-  type KafkaSecurity,
-  type SaslCredentials,
-  type SaslSettings,
-  type SecurityProtocol,
-  type TlsSettings,
-} from './kafka/kafka-security.js';
-export type { KafkaCredentials, SaslUserPassword } from './kafka/kafka-credentials.js';
-export { useKafkaCredentials } from './kafka/installed-kafka-credentials.js';
 export type {
   Offset,
   PlanningContext,

@@ -3,9 +3,7 @@
  * source map, that needs nothing but the Node.js runtime. The AWS SDK goes into the bundle too, so a
  * function never depends on the SDK version a Lambda runtime happens to ship.
  *
- * ESM because the engine and some dependencies are ESM-only; the CommonJS dependencies esbuild
- * inlines (kafkajs, parts of the SDK) call `require` for Node's built-in modules, which an ES module
- * does not have, so the banner creates one. infra/function-bundling.ts gives CDK's NodejsFunction the
+ * The options are in bundle-options.ts; infra/function-bundling.ts gives CDK's NodejsFunction the
  * same settings.
  *
  * `npm run build:functions` writes every entry of FUNCTION_ENTRIES to dist/functions/<name>/index.mjs.
@@ -13,26 +11,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
-
-/** The esbuild options every function is bundled with. */
-export const BUNDLE_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  target: 'node22',
-  format: 'esm',
-  minify: true,
-  sourcemap: true,
-  // ESM builds of packages that ship both (the SDK's, for one) tree-shake better
-  mainFields: ['module', 'main'],
-  banner: {
-    js: "import { createRequire as sluiceCreateRequire } from 'node:module'; const require = sluiceCreateRequire(import.meta.url);",
-  },
-  // error names (`new.target.name`) and stack frames stay readable in the logs
-  keepNames: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-} as const satisfies BuildOptions;
+import { build } from 'esbuild';
+import { BUNDLE_OPTIONS } from './bundle-options.js';
 
 const FUNCTIONS_DIR = path.dirname(fileURLToPath(import.meta.url));
 

@@ -14,7 +14,7 @@
  * retriable), so a socket left dead while a Lambda container was frozen costs one timeout, not a
  * hang until the function's own timeout.
  */
-import { Kafka, logLevel, type ISocketFactoryArgs } from 'kafkajs';
+import type { ISocketFactoryArgs } from 'kafkajs';
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { SourceError } from '../errors.js';
@@ -123,9 +123,11 @@ export class KafkajsConnection {
   }
 
   private async connect(): Promise<InternalCluster> {
-    quietIdleRequestQueues();
+    await quietIdleRequestQueues();
     const security = this.config.security ?? PLAINTEXT;
     try {
+      // loaded on first connect, so a query that reads no Kafka never loads kafkajs
+      const { Kafka, logLevel } = await import('kafkajs');
       const kafka = new Kafka({
         clientId: this.config.clientId ?? 'sluice',
         brokers: [...this.config.brokers],

@@ -23,7 +23,7 @@
  * request's records for a partition into one record batch, and brokers refuse record batches larger
  * than message.max.bytes (1 MB by default).
  */
-import { type IHeaders, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
+import type { IHeaders, Kafka, Message, Producer } from 'kafkajs';
 import { SinkError } from '../errors.js';
 import { installedKafkaCredentials } from './installed-kafka-credentials.js';
 import type { KafkaCredentials } from './kafka-credentials.js';
@@ -123,6 +123,8 @@ export class KafkajsRecordWriter implements KafkaRecordWriter {
 
   private async connect(): Promise<Producer> {
     try {
+      // loaded on first connect, so a query that writes no Kafka never loads kafkajs
+      const { Kafka, logLevel, Partitioners } = await import('kafkajs');
       const kafka = new Kafka({
         clientId: this.config.clientId ?? 'sluice',
         brokers: [...this.config.brokers],

@@ -16,20 +16,27 @@
  * Applied once, to the exact kafkajs version package.json pins, for every kafkajs client of the
  * process.
  */
-import RequestQueue from 'kafkajs/src/network/requestQueue/index.js';
+import type RequestQueue from 'kafkajs/src/network/requestQueue/index.js';
 
-let applied = false;
+let applying: Promise<void> | undefined;
 
-/** Applies both changes (idempotent). */
-export function quietIdleRequestQueues(): void {
-  if (applied) return;
-  applied = true;
-  const { scheduleCheckPendingRequests, scheduleRequestTimeoutCheck } = RequestQueue.prototype;
-  RequestQueue.prototype.scheduleCheckPendingRequests = function (this: RequestQueue) {
+/**
+ * Applies both changes, once: every caller waits for the same application. It loads kafkajs, so it
+ * runs when the first connection opens rather than when the module is imported.
+ */
+export function quietIdleRequestQueues(): Promise<void> {
+  applying ??= apply();
+  return applying;
+}
+
+async function apply(): Promise<void> {
+  const { default: queue } = await import('kafkajs/src/network/requestQueue/index.js');
+  const { scheduleCheckPendingRequests, scheduleRequestTimeoutCheck } = queue.prototype;
+  queue.prototype.scheduleCheckPendingRequests = function (this: RequestQueue) {
     if (this.pending.length === 0 && this.throttledUntil <= Date.now()) return;
     scheduleCheckPendingRequests.call(this);
   };
-  RequestQueue.prototype.scheduleRequestTimeoutCheck = function (this: RequestQueue) {
+  queue.prototype.scheduleRequestTimeoutCheck = function (this: RequestQueue) {
     scheduleRequestTimeoutCheck.call(this);
     this.requestTimeoutIntervalId?.unref();
   };

@@ -13,9 +13,6 @@ import {
   type DataFrame,
   FileCheckpointStore,
   InvalidOptionError,
-  KafkaSink,
-  kafkaSinkOptions,
-  kafkajsWriter,
   lit,
   MemoryObjectStore,
   type MemoryStream,
@@ -23,6 +20,7 @@ import {
   type RowObject,
   SluiceSession,
 } from '../../core/index.js';
+import { KafkaSink, kafkaSinkOptions, kafkajsWriter } from '../../core/kafka/index.js';
 import { closeKafkaConnections } from '../../core/kafka/kafka-connection-pool.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';

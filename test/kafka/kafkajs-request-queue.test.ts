@@ -4,7 +4,7 @@
  * process that must exit by itself).
  */
 import { createRequire } from 'node:module';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { quietIdleRequestQueues } from '../../core/kafka/kafkajs-request-queue.js';
 
 interface Queue {
@@ -24,9 +24,10 @@ const RequestQueue = createRequire(import.meta.url)(
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const queues: Queue[] = [];
 
+beforeAll(() => quietIdleRequestQueues());
+
 /** A request queue as kafkajs makes one per broker connection. */
 function queue(): Queue {
-  quietIdleRequestQueues();
   const q = new RequestQueue({
     maxInFlightRequests: null,
     requestTimeout: 10_000,

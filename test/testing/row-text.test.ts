@@ -19,6 +19,8 @@ describe('rowText gives one text per row, whatever the order of its keys', () =>
     },
     { value: 1767261600000000, type: 'TIMESTAMP', text: '2026-01-01 10:00:00' },
     { value: 20454, type: 'DATE', text: '2026-01-01' },
+    { value: new Date('2026-01-01T10:00:00Z'), type: 'TIMESTAMP', text: '2026-01-01 10:00:00' },
+    { value: new Date('2026-01-01T23:59:00Z'), type: 'DATE', text: '2026-01-01' },
     {
       value: { start: 1767261600000000, end: 1767262200000000 },
       type: 'STRUCT<start: TIMESTAMP, end: TIMESTAMP>',

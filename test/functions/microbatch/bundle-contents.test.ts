@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_OPTIONS, FUNCTION_ENTRIES } from '../../../functions/build.js';
+import { FUNCTION_ENTRIES } from '../../../functions/build.js';
+import { BUNDLE_OPTIONS } from '../../../functions/bundle-options.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** The DynamoDB SDK's command modules that put code into the bundle of `entry`. */
