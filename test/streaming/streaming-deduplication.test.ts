@@ -3,8 +3,8 @@
  * StreamingDeduplicationWithinWatermarkSuite: what each batch passes on, what the state store holds,
  * when the watermark lets it forget a key, and which rows it drops as late.
  */
-import { describe, it } from 'vitest';
-import { col, count, SluiceSession, sum, window } from '../../core/index.js';
+import { describe, expect, it } from 'vitest';
+import { col, count, type DataFrame, SluiceSession, sum, window } from '../../core/index.js';
 import {
   addData,
   assertNumStateRows,
@@ -305,4 +305,32 @@ describe('dropDuplicatesWithinWatermark on a stream', () => {
       assertNumStateRows(2, 1),
     );
   });
+});
+
+describe('batches without data for a deduplication', () => {
+  const cases: ReadonlyArray<readonly [string, (df: DataFrame) => DataFrame, number]> = [
+    [
+      'dropDuplicates on keys without the event time, which it never forgets',
+      (df) => df.dropDuplicates('user'),
+      0,
+    ],
+    ['dropDuplicates on keys with the event time', (df) => df.dropDuplicates('user', 'ts'), 1],
+    ['dropDuplicatesWithinWatermark', (df) => df.dropDuplicatesWithinWatermark('user'), 1],
+  ];
+  for (const [name, query, noDataBatches] of cases) {
+    it(`run ${noDataBatches} after the watermark moves, for ${name}`, async () => {
+      const session = new SluiceSession();
+      const input = session.memoryStream('ts TIMESTAMP, user STRING');
+      const running = await query(session.readStream.memory(input).withWatermark('ts', '1 second'))
+        .writeStream.format('memory')
+        .queryName(`no_data_${noDataBatches}_${name.length}`)
+        .start();
+      input.addData([{ ts: sec(10), user: 'a' }]);
+      await running.processAllAvailable();
+      await running.stop();
+      const batches = running.recentProgress;
+      expect(batches[0].numInputRows).toBe(1);
+      expect(batches.filter((p) => p.numInputRows === 0)).toHaveLength(noDataBatches);
+    });
+  }
 });
