@@ -54,6 +54,7 @@ export {
   sum,
   when,
   window,
+  window_time,
 } from './api/functions.js';
 export * from './api/string-functions.js';
 export * from './api/math-functions.js';

@@ -156,6 +156,35 @@ export class DataFrame {
     return this.with(build.watermark(this.plan, column, delayMicros));
   }
 
+  /**
+   * Keeps one row per distinct value of `columns` (every column when none are named), whole. On a
+   * table Sluice keeps the first such row in input order (Spark keeps an arbitrary one). On a stream
+   * it remembers every key seen in a state store and passes on only a key's first row; with a
+   * watermarked event-time column among `columns`, a key is forgotten once the watermark passes its
+   * event time (and later rows that old are dropped as late); without one, the state grows with every
+   * distinct key, as in Spark.
+   */
+  dropDuplicates(...columns: (string | string[])[]): DataFrame {
+    const names = columns.flat();
+    return this.with(build.deduplicate(this.plan, names.length > 0 ? names : undefined, false));
+  }
+
+  /**
+   * Keeps one row per distinct value of `columns` (every column when none are named) on a stream
+   * with a watermark, remembering each key only until the watermark passes its first row's event
+   * time plus the watermark delay: for duplicates that arrive within the delay of each other, with
+   * state bounded even when the event time is not one of the keys. On a table, as `dropDuplicates`.
+   */
+  dropDuplicatesWithinWatermark(...columns: (string | string[])[]): DataFrame {
+    const names = columns.flat();
+    return this.with(build.deduplicate(this.plan, names.length > 0 ? names : undefined, true));
+  }
+
+  /** The distinct rows: `dropDuplicates()` over every column, as in Spark. */
+  distinct(): DataFrame {
+    return this.dropDuplicates();
+  }
+
   /** Sorts by columns (ascending unless given `col(x).desc()`). */
   orderBy(...columns: (Column | string | SortColumn)[]): DataFrame {
     const orders = columns.map((c) =>

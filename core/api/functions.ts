@@ -142,6 +142,15 @@ export function window(
   });
 }
 
+/**
+ * The event time of a window column (made by `window()`): its end minus one microsecond, a
+ * timestamp that keeps the window's watermark, as Spark's `window_time`. Windowing again by it
+ * aggregates windowed results in a stream: `groupBy(window(window_time('window'), '1 hour'))`.
+ */
+export function window_time(windowColumn: Column | string): Column {
+  return new Column({ kind: 'call', name: 'window_time', args: [columnOrName(windowColumn)] });
+}
+
 /** One output row per element of an array (column `col`) or per entry of a map (`key`, `value`); rows with an empty or null collection vanish. */
 export function explode(c: Column | string): Column {
   return new Column({ kind: 'explode', child: columnOrName(c), outer: false });

@@ -18,6 +18,14 @@ export interface StreamingExecution {
    * when no watermark node is beneath it.
    */
   watermarkMicros(operatorId: number): number | undefined;
+  /**
+   * The watermark at or below which stateful operator `operatorId` drops an input row as late:
+   * for rows that come from watermark nodes, the one in force (`watermarkMicros`); for rows that come
+   * from a stateful operator beneath it, the watermark that operator ran under in the previous
+   * batch, since it emits in this batch what the current one just closed (Spark 3.4 and later).
+   * Undefined: no row is late.
+   */
+  lateRowsWatermarkMicros(operatorId: number): number | undefined;
   readonly outputMode: OutputMode;
   /** The state store `storeName` (default: `default`) of stateful operator `operatorId`, open at this batch's version. */
   stateStore(operatorId: number, storeName?: string): StateStore;

@@ -7,6 +7,7 @@
  */
 import type { BatchClock } from '../expr/scope.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
+import { DeduplicateExec } from './deduplicate-exec.js';
 import { FilterExec } from './filter-exec.js';
 import { GenerateExec } from './generate-exec.js';
 import { HashAggregateExec } from './hash-aggregate-exec.js';
@@ -18,13 +19,15 @@ import { RowAdapterExec } from './row-adapter-exec.js';
 import { ScanExec } from './scan-exec.js';
 import { SortExec } from './sort-exec.js';
 import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
+import { StatefulDeduplicateExec } from './stateful-deduplicate-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
 
 /**
  * Where a stateful operator's event time comes from: a watermark node beneath it, or a stateful
- * operator beneath it (whose output carries a watermark on), the nearest ones on each path down.
+ * operator beneath it (whose output carries its input watermark on, as every stateful operator's
+ * does in Spark but a stream-stream join's), the nearest ones on each path down.
  */
 export type WatermarkInput =
   | { readonly kind: 'watermark'; readonly watermarkId: number }
@@ -84,6 +87,16 @@ export function planPhysical(
           return new HashAggregateExec(node, input, clock);
         }
         const op = new StatefulAggregateExec(statefulOperators.length, node, input, clock);
+        statefulOperators.push(op);
+        watermarkInputs.push(collected);
+        inputs.push({ kind: 'stateful', operatorId: op.operatorId });
+        return op;
+      }
+      case 'deduplicate': {
+        if (!streaming || !node.isStreaming)
+          return new RowAdapterExec(node.schema, new DeduplicateExec(node, build(node.input)));
+        const { operator: input, collected } = buildCollecting(node.input);
+        const op = new StatefulDeduplicateExec(statefulOperators.length, node, input);
         statefulOperators.push(op);
         watermarkInputs.push(collected);
         inputs.push({ kind: 'stateful', operatorId: op.operatorId });

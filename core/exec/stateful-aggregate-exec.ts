@@ -3,7 +3,9 @@
  *
  * Per batch, with W this operator's watermark in force (from earlier batches, propagated to it from
  * the watermark nodes beneath it):
- * 1. drop late rows: rows whose group's event time (window end, or the key) is <= W; counted.
+ * 1. drop late rows: rows whose group's event time (window end, or the key) is <= the late-rows
+ *    watermark (W for rows from a watermark node; for rows from a stateful operator beneath, the
+ *    watermark it ran under in the previous batch: see watermark-propagation.ts); counted.
  *    Not in complete mode: it keeps every group forever, so a late row still has its group (Spark).
  * 2. fold the remaining rows into their groups, loaded from state (copied, so the loaded version is
  *    never mutated) or new.
@@ -64,7 +66,10 @@ export class StatefulAggregateExec implements StatefulOperator {
       throw new ExecutionError('Internal error: a stateful aggregation ran outside a stream.');
     const store = streaming.stateStore(this.operatorId);
     const watermark = streaming.watermarkMicros(this.operatorId);
-    const lateBefore = streaming.outputMode === 'complete' ? undefined : watermark;
+    const lateBefore =
+      streaming.outputMode === 'complete'
+        ? undefined
+        : streaming.lateRowsWatermarkMicros(this.operatorId);
     const changed = this.fold(store, lateBefore, ctx);
     const rows = this.emit(store, changed, streaming.outputMode, watermark);
     if (rows.length > 0) consume(rowsToValuesBatch(this.schema, rows));

@@ -7,6 +7,7 @@ import type { FunctionTable } from '../expr/function-table.js';
 import { jsonFunctions } from './json-functions.js';
 import { mathFunctions } from './math-functions.js';
 import { stringFunctions } from './string-functions.js';
+import { windowFunctions } from './window-functions.js';
 
 /** Name to binder for all built-in scalar functions. */
 export const builtinFunctions: FunctionTable = {
@@ -15,4 +16,5 @@ export const builtinFunctions: FunctionTable = {
   ...datetimeFunctions,
   ...conditionalFunctions,
   ...jsonFunctions,
+  ...windowFunctions,
 };

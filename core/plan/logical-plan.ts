@@ -110,6 +110,23 @@ export interface Limit extends PlanNode {
   readonly n: number;
 }
 
+/**
+ * `dropDuplicates(cols)`, `dropDuplicatesWithinWatermark(cols)` and `distinct()`: keeps the first
+ * row of each distinct value of the key columns, whole.
+ */
+export interface Deduplicate extends PlanNode {
+  readonly kind: 'deduplicate';
+  readonly input: LogicalPlan;
+  /** The positions in the input (and output) schema of the key columns, in the order named. */
+  readonly keyIndexes: readonly number[];
+  /**
+   * In a stream, how long a key is remembered: `false` until the watermark passes the event time
+   * among the keys (for ever when none is), `true` until it passes the first occurrence's event
+   * time plus the watermark delay (`dropDuplicatesWithinWatermark`).
+   */
+  readonly withinWatermark: boolean;
+}
+
 /** Any logical plan node. */
 export type LogicalPlan =
   | Relation
@@ -121,7 +138,8 @@ export type LogicalPlan =
   | Union
   | Join
   | Sort
-  | Limit;
+  | Limit
+  | Deduplicate;
 
 /** The direct inputs of a node. */
 export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
@@ -135,6 +153,7 @@ export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
     case 'watermark':
     case 'sort':
     case 'limit':
+    case 'deduplicate':
       return [plan.input];
     case 'union':
       return plan.inputs;

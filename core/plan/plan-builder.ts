@@ -407,3 +407,45 @@ export function limit(input: LogicalPlan, n: number): LogicalPlan {
     isStreaming: input.isStreaming,
   };
 }
+
+/**
+ * `dropDuplicates(columns)` / `dropDuplicatesWithinWatermark(columns)`; every column when none are
+ * named (`distinct()`). A name matches every column called so (case-insensitively when no column
+ * has its exact case), as Spark's dropDuplicates does after a join; an unknown name fails here.
+ */
+export function deduplicate(
+  input: LogicalPlan,
+  columns: readonly string[] | undefined,
+  withinWatermark: boolean,
+): LogicalPlan {
+  const operation = withinWatermark ? 'dropDuplicatesWithinWatermark' : 'dropDuplicates';
+  const fields = input.schema.fields;
+  const keyIndexes =
+    columns === undefined
+      ? fields.map((_, i) => i)
+      : [...new Set(columns.flatMap((name) => columnsNamed(input.schema, name, operation)))];
+  return {
+    kind: 'deduplicate',
+    id: newPlanId(),
+    input,
+    keyIndexes,
+    withinWatermark,
+    schema: input.schema,
+    isStreaming: input.isStreaming,
+  };
+}
+
+/** The positions of the columns called `name`: exact matches, else case-insensitive ones. */
+function columnsNamed(schema: StructType, name: string, operation: string): number[] {
+  const positions = (match: (f: StructField) => boolean) =>
+    schema.fields.flatMap((f, i) => (match(f) ? [i] : []));
+  const exact = positions((f) => f.name === name);
+  const found =
+    exact.length > 0 ? exact : positions((f) => f.name.toLowerCase() === name.toLowerCase());
+  if (found.length === 0) {
+    throw new AnalysisError(
+      `${operation}: cannot resolve column '${name}' among (${schema.fields.map((f) => f.name).join(', ')}); name one of those columns.`,
+    );
+  }
+  return found;
+}

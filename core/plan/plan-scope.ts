@@ -1,7 +1,7 @@
 /**
  * Name resolution over a plan's output. A plain reference resolves by name; a reference made through a
  * DataFrame (`df.col('id')`) resolves to the column that DataFrame contributes to this output, traced
- * down through filters, sorts, limits, watermarks, selects that pass the column through, and joins.
+ * down through filters, sorts, limits, watermarks, deduplications, selects that pass the column through, and joins.
  * That is how `joined.select(left.col('id'))` picks the left `id` after a join whose sides both have
  * one. A column that cannot be traced (aggregated, unioned, computed) is resolved by its name.
  */
@@ -34,6 +34,7 @@ export function tracedIndex(plan: LogicalPlan, ref: ColumnRef): number | undefin
     case 'sort':
     case 'limit':
     case 'watermark':
+    case 'deduplicate':
       return tracedIndex(plan.input, ref);
     case 'project':
       return projectedIndex(plan, tracedIndex(plan.input, ref));

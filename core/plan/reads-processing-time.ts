@@ -34,6 +34,7 @@ function expressionsOf(node: LogicalPlan): readonly Expression[] {
     case 'watermark':
     case 'union':
     case 'limit':
+    case 'deduplicate':
       return [];
   }
 }

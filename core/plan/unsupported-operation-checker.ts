@@ -10,6 +10,7 @@ import type { OutputMode } from '../sinks/sink.js';
 import {
   type Aggregate,
   allNodes,
+  type Deduplicate,
   type Join,
   type LogicalPlan,
   type Union,
@@ -25,20 +26,78 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
   const aggregates = allNodes(plan).filter(
     (n): n is Aggregate => n.kind === 'aggregate' && n.isStreaming,
   );
-  if (aggregates.length > 1) {
+  if (aggregates.length > 1 && mode !== 'append') {
     throw new UnsupportedOperationError(
-      `Multiple streaming aggregations are not supported with ${mode} output mode; compute the second aggregation on the sink's output.`,
+      `Multiple streaming aggregations are not supported with ${mode} output mode (operators: ${aggregates.map(operatorText).join(', ')}); ` +
+        "only append mode, where each aggregation emits final rows, can chain them. Use append mode with a watermark, or compute the second aggregation on the sink's output.",
     );
   }
-  const agg = aggregates[0];
-  if (agg) checkAggregate(agg, mode);
-  if (!agg && mode === 'complete') {
+  for (const agg of aggregates) checkAggregate(agg, mode);
+  if (aggregates.length === 0 && mode === 'complete') {
     throw new UnsupportedOperationError(
       'Complete output mode is not supported when there are no streaming aggregations; use append or update.',
     );
   }
-  checkOperatorsAboveAggregation(plan, agg, mode);
+  checkOperatorsAboveAggregation(plan, aggregates, mode);
+  checkChainedStatefulOperators(plan, mode);
   for (const node of allNodes(plan)) checkNode(node, mode);
+}
+
+/**
+ * Spark's global-watermark check (3.5 and later): a stateful operator may not run over one that, in
+ * this output mode, emits rows that are not final. Such rows can be older than the watermark the
+ * operator above drops late rows by, so it would silently lose them. Today only an aggregation in
+ * update or complete mode emits such rows; an operator that can join the list adds a case to
+ * `emitsRowsThatAreNotFinal`.
+ */
+function checkChainedStatefulOperators(plan: LogicalPlan, mode: OutputMode): void {
+  for (const upper of allNodes(plan).filter(isStatefulOperator)) {
+    const lower = allNodes(upper).find(
+      (n) => n !== upper && isStatefulOperator(n) && emitsRowsThatAreNotFinal(n, mode),
+    );
+    if (!lower) continue;
+    throw new UnsupportedOperationError(
+      `A stateful operator over another one that emits rows that are not final is not supported (operator: ${operatorText(upper)} over ${operatorText(lower)}, mode: ${mode}): ` +
+        `in ${mode} mode the ${lower.kind} re-emits rows as they change, which can be older than the watermark and would be dropped as late by the ${upper.kind} above it. ` +
+        'Chain stateful operators in append mode, with a watermark.',
+    );
+  }
+}
+
+/** The nodes that run as stateful operators in a stream. */
+function isStatefulOperator(node: LogicalPlan): boolean {
+  switch (node.kind) {
+    case 'aggregate':
+    case 'deduplicate':
+      return node.isStreaming;
+    case 'join':
+      return node.left.isStreaming && node.right.isStreaming;
+    default:
+      return false;
+  }
+}
+
+/** Whether a stateful operator emits, in `mode`, rows that a later batch may revise. */
+function emitsRowsThatAreNotFinal(node: LogicalPlan, mode: OutputMode): boolean {
+  return node.kind === 'aggregate' && mode !== 'append';
+}
+
+/** A stateful operator as a message names it: `aggregate on [window, category]`. */
+function operatorText(node: LogicalPlan): string {
+  switch (node.kind) {
+    case 'aggregate':
+      return `aggregate on [${node.groupBy.map(expressionName).join(', ')}]`;
+    case 'deduplicate':
+      return `${deduplicateName(node)} on [${node.keyIndexes.map((i) => node.schema.fields[i].name).join(', ')}]`;
+    case 'join':
+      return `join ${node.joinType}`;
+    default:
+      return node.kind;
+  }
+}
+
+function deduplicateName(node: Deduplicate): string {
+  return node.withinWatermark ? 'dropDuplicatesWithinWatermark' : 'dropDuplicates';
 }
 
 function checkAggregate(agg: Aggregate, mode: OutputMode): void {
@@ -65,14 +124,14 @@ function checkAggregate(agg: Aggregate, mode: OutputMode): void {
 /** Sorting is allowed only on an aggregated stream in complete mode; limit in append and complete modes. */
 function checkOperatorsAboveAggregation(
   plan: LogicalPlan,
-  agg: Aggregate | undefined,
+  aggregates: readonly Aggregate[],
   mode: OutputMode,
 ): void {
   for (const node of allNodes(plan)) {
     if (
       node.kind === 'sort' &&
       node.isStreaming &&
-      !(agg && mode === 'complete' && allNodes(node).includes(agg))
+      !(mode === 'complete' && aggregates.some((agg) => allNodes(node).includes(agg)))
     ) {
       throw new UnsupportedOperationError(
         `Sorting is not supported on streaming DataFrames unless it follows an aggregation in complete output mode (mode: ${mode}).`,
@@ -89,6 +148,20 @@ function checkOperatorsAboveAggregation(
 function checkNode(node: LogicalPlan, mode: OutputMode): void {
   if (node.kind === 'union') checkUnion(node, mode);
   if (node.kind === 'join') checkJoin(node, mode);
+  if (node.kind === 'deduplicate') checkDeduplicate(node, mode);
+}
+
+/** `dropDuplicatesWithinWatermark` forgets a key by the watermark, so its input must have one. */
+function checkDeduplicate(node: Deduplicate, mode: OutputMode): void {
+  if (!node.isStreaming || !node.withinWatermark) return;
+  const watermarked = node.input.schema.fields.some(
+    (f) => f.metadata?.eventTimeDelayMicros !== undefined,
+  );
+  if (watermarked) return;
+  throw new UnsupportedOperationError(
+    `dropDuplicatesWithinWatermark is not supported on a streaming DataFrame without a watermark (operator: ${operatorText(node)}, mode: ${mode}); ` +
+      'declare the event-time column with withWatermark before it, or use dropDuplicates.',
+  );
 }
 
 /**

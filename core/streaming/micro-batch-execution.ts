@@ -58,7 +58,7 @@ import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { BatchPlans } from './batch-plans.js';
 import { nextBatch, type NextBatchFacts } from './next-batch.js';
-import { operatorWatermarks } from './watermark-propagation.js';
+import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
@@ -255,7 +255,9 @@ export class MicroBatchExecution {
       const intent = await step('plan', () => this.planBatch(head, readAllAvailable));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
-      const result = await step('run', () => this.executeBatch(intent, head, state));
+      const result = await step('run', async () =>
+        this.executeBatch(intent, head, state, await this.committedIntent(head)),
+      );
       const persisted = await step('persist', () => this.persistState(batchId, state));
       await step('sink', () =>
         this.options.sink.addBatch(
@@ -342,14 +344,16 @@ export class MicroBatchExecution {
     head: CommitRecord | undefined,
     committedIntent: OffsetIntent | undefined,
   ): boolean {
-    const last = committedIntent?.watermarkMicros ?? undefined;
-    const next = head?.nextWatermarkMicros ?? undefined;
+    // each operator judges by its own input watermark, propagated from the query's
+    const inputs = this.physical.watermarkInputs;
+    const last = operatorWatermarks(inputs, () => committedIntent?.watermarkMicros ?? undefined);
+    const next = operatorWatermarks(inputs, () => head?.nextWatermarkMicros ?? undefined);
     return this.physical.statefulOperators.some((op) =>
-      op.shouldRunAnotherBatch(this.options.outputMode, last, next),
+      op.shouldRunAnotherBatch(this.options.outputMode, last[op.operatorId], next[op.operatorId]),
     );
   }
 
-  /** The intent of the head batch: remembered when this run committed it (no request), else read. */
+  /** The intent of the head batch: remembered when this run committed or read it (no request), else read. */
   private async committedIntent(head: CommitRecord | undefined): Promise<OffsetIntent | undefined> {
     if (!head) return undefined;
     if (this.lastCommittedIntent?.batchId === head.batchId) return this.lastCommittedIntent;
@@ -359,6 +363,7 @@ export class MicroBatchExecution {
         `Checkpoint ${this.options.checkpoint.location} has commit ${head.batchId} but not its offsets; the checkpoint is damaged.`,
       );
     }
+    this.lastCommittedIntent = intent;
     return intent;
   }
 
@@ -377,11 +382,14 @@ export class MicroBatchExecution {
   /**
    * Step 4: reads the intent's ranges and runs the plan, with the operators' state stores open at
    * the head's version; they are committed when the plan has run, aborted when it throws.
+   * `committedIntent` (the head batch's) gives the watermarks of the previous batch, below which
+   * rows from an upstream stateful operator are late.
    */
   private async executeBatch(
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     state: CachedState | undefined,
+    committedIntent: OffsetIntent | undefined,
   ) {
     const inputs = new Map<number, Row[]>();
     const sourceRows = await Promise.all(
@@ -397,9 +405,16 @@ export class MicroBatchExecution {
     const operatorCounters = new Map<number, BatchCounters>();
     const eventTimeMax = new Map<number, number>();
     // every watermark node emits the query's watermark in force, as in Spark
-    const watermarks = operatorWatermarks(
+    const nodeWatermark = () => intent.watermarkMicros ?? undefined;
+    const watermarks = operatorWatermarks(this.physical.watermarkInputs, nodeWatermark);
+    const lateRows = lateRowWatermarks(
       this.physical.watermarkInputs,
-      () => intent.watermarkMicros ?? undefined,
+      nodeWatermark,
+      watermarks,
+      operatorWatermarks(
+        this.physical.watermarkInputs,
+        () => committedIntent?.watermarkMicros ?? undefined,
+      ),
     );
     const stores = state
       ? new BatchStateStores(state.stores, this.storeIds, head?.batchId ?? -1)
@@ -410,6 +425,7 @@ export class MicroBatchExecution {
       streaming: {
         batchId: intent.batchId,
         watermarkMicros: (operatorId) => watermarks[operatorId],
+        lateRowsWatermarkMicros: (operatorId) => lateRows[operatorId],
         outputMode: this.options.outputMode,
         stateStore: (op, storeName) => stores!.store(op, storeName),
         operatorCounters: (op) => {

@@ -6,6 +6,8 @@
  * It lists, in the physical planner's order (the order operator ids follow):
  * - each stateful aggregation: its key expressions (a time window with its duration, slide and
  *   start) and its aggregate functions with their input expressions, each with its output type;
+ * - each streaming deduplication: which kind (`dedupe`, `dedupeWithinWatermark`) and its key
+ *   columns with their types;
  * - each watermark's event-time column. The delay is left out: as in Spark, it only decides how far
  *   the watermark trails the events, which a restart may change;
  * - the state partition count.
@@ -17,7 +19,7 @@
 import { CheckpointError } from '../errors.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
 import type { Expression } from '../expr/expression.js';
-import type { Aggregate, LogicalPlan, Watermark } from '../plan/logical-plan.js';
+import type { Aggregate, Deduplicate, LogicalPlan, Watermark } from '../plan/logical-plan.js';
 import { typeName } from '../types/data-types.js';
 
 const VERSION = 'v2';
@@ -25,10 +27,10 @@ const SEPARATOR = ' | ';
 
 /** Describes what `plan` keeps in state, split into `numStatePartitions` partitions. */
 export function planFingerprint(plan: LogicalPlan, numStatePartitions: number): string {
-  const { aggregates, watermarks } = statefulNodes(plan);
+  const { operators, watermarks } = statefulNodes(plan);
   return [
     VERSION,
-    ...aggregates.map((a, i) => `#${i} ${aggregateText(a)}`),
+    ...operators.map((op, i) => `#${i} ${operatorText(op)}`),
     ...watermarks.map((w, i) => `watermark #${i} on ${w.input.schema.fields[w.columnIndex].name}`),
     `partitions: ${numStatePartitions}`,
   ].join(SEPARATOR);
@@ -75,17 +77,37 @@ function firstFormatFingerprint(physical: PhysicalPlan, numStatePartitions: numb
   return `${operators.join('; ') || 'stateless'}; partitions: ${numStatePartitions}`;
 }
 
-/** Streaming aggregations and watermarks, children first, as the physical planner numbers them. */
-function statefulNodes(plan: LogicalPlan): { aggregates: Aggregate[]; watermarks: Watermark[] } {
-  const aggregates: Aggregate[] = [];
+/** The streaming nodes that keep state. */
+type StatefulNode = Aggregate | Deduplicate;
+
+/** Stateful nodes and watermarks, children first, as the physical planner numbers them. */
+function statefulNodes(plan: LogicalPlan): {
+  operators: StatefulNode[];
+  watermarks: Watermark[];
+} {
+  const operators: StatefulNode[] = [];
   const watermarks: Watermark[] = [];
   const visit = (node: LogicalPlan): void => {
     for (const input of inputsOf(node)) visit(input);
-    if (node.kind === 'aggregate' && node.isStreaming) aggregates.push(node);
+    if ((node.kind === 'aggregate' || node.kind === 'deduplicate') && node.isStreaming)
+      operators.push(node);
     if (node.kind === 'watermark') watermarks.push(node);
   };
   visit(plan);
-  return { aggregates, watermarks };
+  return { operators, watermarks };
+}
+
+function operatorText(node: StatefulNode): string {
+  return node.kind === 'aggregate' ? aggregateText(node) : deduplicateText(node);
+}
+
+/** `dedupe(keys: user: string, ts: timestamp)`. */
+function deduplicateText(node: Deduplicate): string {
+  const keys = node.keyIndexes.map((i) => {
+    const f = node.schema.fields[i];
+    return `${f.name}: ${typeName(f.dataType)}`;
+  });
+  return `${node.withinWatermark ? 'dedupeWithinWatermark' : 'dedupe'}(keys: ${keys.join(', ')})`;
 }
 
 function inputsOf(node: LogicalPlan): readonly LogicalPlan[] {

@@ -9,9 +9,12 @@
  * streaming aggregation's output carries its input watermark on, so in a chain of stateful operators
  * each one sees the minimum over everything beneath it.
  *
- * Today a query has at most one stateful operator (the start-time checks refuse a chain), whose
- * watermark is therefore the query's whenever a watermark node is beneath it; the propagation is
- * what lets a chain of operators each close their own windows.
+ * An operator drops input rows as late against a second watermark (`lateRowWatermarks`): rows from
+ * a watermark node are late at or below the watermark in force, but rows from a stateful operator
+ * beneath it only at or below the watermark that operator ran under in the previous batch. In a
+ * chain, the operator beneath emits in batch N exactly what N's watermark closed (a window whose end
+ * it just passed, whose `window_time` is therefore below it); judged by N's watermark, every such row
+ * would be late downstream. This is Spark's fix for chained stateful operators (3.4 and later).
  */
 import type { WatermarkInput } from '../exec/physical-planner.js';
 import { ExecutionError } from '../errors.js';
@@ -49,4 +52,33 @@ function inputWatermark(
   }
   // a streaming aggregation emits under its input watermark
   return done[input.operatorId];
+}
+
+/**
+ * The late-rows watermark of each stateful operator (by operatorId; undefined: no row is late),
+ * given what feeds each one, the watermark each watermark node emits now, and each operator's input
+ * watermark in this batch (`current`) and in the previous one (`previous`, from operatorWatermarks).
+ * An operator beneath that has a watermark now but had none in the previous batch may emit rows of
+ * any age, so an operator it feeds drops nothing as late.
+ */
+export function lateRowWatermarks(
+  watermarkInputs: readonly (readonly WatermarkInput[])[],
+  nodeWatermark: (watermarkId: number) => number | undefined,
+  current: readonly (number | undefined)[],
+  previous: readonly (number | undefined)[],
+): (number | undefined)[] {
+  return watermarkInputs.map((inputs) => {
+    const values: number[] = [];
+    for (const input of inputs) {
+      if (input.kind === 'watermark') {
+        const w = nodeWatermark(input.watermarkId);
+        if (w !== undefined) values.push(w);
+        continue;
+      }
+      const before = previous[input.operatorId];
+      if (before !== undefined) values.push(before);
+      else if (current[input.operatorId] !== undefined) return undefined;
+    }
+    return values.length === 0 ? undefined : Math.min(...values);
+  });
 }

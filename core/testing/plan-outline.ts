@@ -39,6 +39,8 @@ function nodeText(plan: LogicalPlan): string {
       return `Sort ${plan.orders.map((o) => `${expressionText(o.expr)} ${o.ascending ? 'ASC' : 'DESC'}`).join(', ')}`;
     case 'limit':
       return `Limit ${plan.n}`;
+    case 'deduplicate':
+      return `Deduplicate${plan.withinWatermark ? ' within watermark' : ''} on ${plan.keyIndexes.map((i) => plan.schema.fields[i].name).join(', ')}`;
   }
 }
 

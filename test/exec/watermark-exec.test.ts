@@ -15,6 +15,7 @@ function streamingContext(eventTimeMax: Map<number, number>): ExecutionContext {
     streaming: {
       batchId: 0,
       watermarkMicros: () => undefined,
+      lateRowsWatermarkMicros: () => undefined,
       outputMode: 'append',
       stateStore: () => {
         throw new Error('a watermark has no state');

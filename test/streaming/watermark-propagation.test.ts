@@ -1,13 +1,16 @@
 /**
  * Per-operator watermarks, propagated through the physical plan's structure as Spark does: a
  * stateful operator's watermark is the minimum over the watermark nodes and the stateful operators
- * beneath it. The plans here are planned, not started: a chain of stateful operators and a
- * stream-stream join are still refused when a query starts.
+ * beneath it. The plans here are planned, not started (a stream-stream join is still refused when
+ * a query starts). Rows from an operator beneath are late only below its previous watermark.
  */
 import { describe, expect, it } from 'vitest';
 import { col, count, type DataFrame, SluiceSession, window } from '../../core/index.js';
 import { planPhysical, type WatermarkInput } from '../../core/exec/physical-planner.js';
-import { operatorWatermarks } from '../../core/streaming/watermark-propagation.js';
+import {
+  lateRowWatermarks,
+  operatorWatermarks,
+} from '../../core/streaming/watermark-propagation.js';
 import { at, clickSchema } from '../support/events.js';
 
 const session = new SluiceSession();
@@ -114,5 +117,47 @@ describe('watermark propagation', () => {
     expect(() =>
       operatorWatermarks([[{ kind: 'stateful', operatorId: 0 }]], () => undefined),
     ).toThrow(/^Internal error: stateful operator 0 is fed by operator 0/);
+  });
+});
+
+describe('the late-rows watermark', () => {
+  const now = at('10:20:00');
+  const before = at('10:10:00');
+  const viaNode: WatermarkInput = { kind: 'watermark', watermarkId: 0 };
+  const viaOperator: WatermarkInput = { kind: 'stateful', operatorId: 0 };
+  const cases: ReadonlyArray<{
+    readonly feeds: string;
+    readonly inputs: readonly (readonly WatermarkInput[])[];
+    readonly previous: readonly (number | undefined)[];
+    readonly late: readonly (number | undefined)[];
+  }> = [
+    {
+      feeds: 'a watermark node: the one in force',
+      inputs: [[viaNode]],
+      previous: [before],
+      late: [now],
+    },
+    {
+      feeds: 'an operator beneath: what that one ran under in the previous batch',
+      inputs: [[viaNode], [viaOperator]],
+      previous: [before, before],
+      late: [now, before],
+    },
+    {
+      feeds: 'an operator beneath that had no watermark before: nothing is late',
+      inputs: [[viaNode], [viaOperator]],
+      previous: [undefined, undefined],
+      late: [now, undefined],
+    },
+    {
+      feeds: 'both: the minimum',
+      inputs: [[viaNode], [viaOperator, viaNode]],
+      previous: [before, before],
+      late: [now, before],
+    },
+  ];
+  it.each(cases)('of an operator fed by $feeds', ({ inputs, previous, late }) => {
+    const current = operatorWatermarks(inputs, () => now);
+    expect(lateRowWatermarks(inputs, () => now, current, previous)).toEqual(late);
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * The unification law (docs/architecture.md section 2) for deduplication and chains of stateful
+ * operators in append mode: random input cut into random micro-batches, then an event far ahead
+ * that moves the watermark past every window, gives exactly the batch query's result over the input.
+ *
+ * Event times are whole multiples of 30 seconds, so that many rows share a key, and so are the
+ * watermarks (as Spark's are whole milliseconds): a window's `window_time` (its end minus one
+ * microsecond) is then never equal to a watermark.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  col,
+  count,
+  type DataFrame,
+  max,
+  type RowObject,
+  SluiceSession,
+  sum,
+  window,
+  window_time,
+} from '../../core/index.js';
+import { at } from '../support/events.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
+const TICK = 30_000_000;
+/** Events arrive at most this far behind the latest one: less than the watermark delay, none is late. */
+const MAX_DISORDER_TICKS = 14;
+const DELAY = '10 minutes';
+
+/** Events in roughly increasing time with bounded disorder, plus the cut points of the micro-batches. */
+const streams = fc
+  .array(
+    fc.record({
+      step: fc.integer({ min: 0, max: 4 }),
+      back: fc.integer({ min: 0, max: MAX_DISORDER_TICKS }),
+      category: fc.constantFrom('a', 'b', 'c'),
+      amount: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 8 }),
+    }),
+    { minLength: 1, maxLength: 60 },
+  )
+  .chain((specs) =>
+    fc.record({
+      events: fc.constant(toEvents(specs)),
+      cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 6 }),
+    }),
+  );
+
+function toEvents(
+  specs: { step: number; back: number; category: string; amount: number | null }[],
+): RowObject[] {
+  let clock = at('10:00:00');
+  return specs.map((s) => {
+    clock += s.step * TICK;
+    return { ts: clock - s.back * TICK, category: s.category, amount: s.amount };
+  });
+}
+
+function batches(events: RowObject[], cuts: number[]): RowObject[][] {
+  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
+  return points
+    .slice(1)
+    .map((end, i) => events.slice(points[i], end))
+    .filter((b) => b.length > 0);
+}
+
+type Query = (df: DataFrame) => DataFrame;
+
+const dedup: Query = (df) => df.withWatermark('ts', DELAY).dropDuplicates('category', 'ts');
+
+const dedupThenWindowedCount: Query = (df) =>
+  dedup(df)
+    .groupBy(window(col('ts'), '5 minutes'), col('category'))
+    .agg(count().alias('n'), sum('amount').alias('total'));
+
+const windowedCountOfWindowedCounts: Query = (df) =>
+  df
+    .withWatermark('ts', DELAY)
+    .groupBy(window(col('ts'), '5 minutes'), col('category'))
+    .agg(count().alias('n'), sum('amount').alias('total'))
+    .groupBy(window(window_time('window'), '20 minutes'))
+    .agg(count().alias('windows'), sum('n').alias('events'), max('total').alias('top'));
+
+async function batchResult(query: Query, events: RowObject[]): Promise<string[]> {
+  const session = new SluiceSession();
+  return canonical(await query(session.createDataFrame(events, SCHEMA)).collect());
+}
+
+/** Every row the stream emitted in append mode, over `parts` then an event hours ahead. */
+async function streamResult(query: Query, events: RowObject[], cuts: number[]) {
+  const session = new SluiceSession();
+  const input = session.memoryStream(SCHEMA);
+  const outputs: RowObject[] = [];
+  const running = await query(session.readStream.memory(input))
+    .writeStream.outputMode('append')
+    .foreachBatch((rows) => {
+      outputs.push(...rows);
+    })
+    .option('checkpointLocation', tempDir())
+    .option('numStatePartitions', 4)
+    .start();
+  const last = Math.max(...events.map((e) => e.ts as number));
+  const flush: RowObject = { ts: last + 240 * TICK, category: 'flush', amount: null };
+  for (const part of [...batches(events, cuts), [flush]]) {
+    input.addData(part);
+    await running.processAllAvailable();
+  }
+  await running.stop();
+  return canonical(outputs.filter((r) => r.category !== 'flush'));
+}
+
+function canonical(rows: RowObject[]): string[] {
+  return rows.map((r) => JSON.stringify(r)).sort();
+}
+
+describe('the unification law for stateful chains in append mode', () => {
+  const queries: ReadonlyArray<readonly [string, Query]> = [
+    ['dropDuplicates on a key with the event time', dedup],
+    ['dropDuplicates then a windowed count', dedupThenWindowedCount],
+    ['a windowed count of windowed counts', windowedCountOfWindowedCounts],
+  ];
+  for (const [name, query] of queries) {
+    it(`${name}: the stream emits exactly the batch result`, async () => {
+      await fc.assert(
+        fc.asyncProperty(streams, async ({ events, cuts }) => {
+          expect(await streamResult(query, events, cuts)).toEqual(await batchResult(query, events));
+        }),
+        { numRuns: 20 },
+      );
+    });
+  }
+});
