@@ -49,6 +49,7 @@ export {
   max,
   min,
   not,
+  session_window,
   sum,
   when,
   window,
