@@ -51,6 +51,7 @@ export {
   max,
   min,
   not,
+  session_window,
   sum,
   when,
   window,

@@ -4,7 +4,7 @@
  * `core/functions/` and are exported alongside these from `core/index.ts`.
  */
 import { InvalidOptionError } from '../errors.js';
-import type { AggregateFunctionName, Expression } from '../expr/expression.js';
+import type { AggregateFunctionName, Expression, SessionGap } from '../expr/expression.js';
 import { parseDuration, parseFixedInterval } from '../types/duration.js';
 import { Column, type ColumnLike, columnOrName, columnRef, toExpr } from './column.js';
 import { toLiteral } from './literal.js';
@@ -149,6 +149,24 @@ export function window(
  */
 export function window_time(windowColumn: Column | string): Column {
   return new Column({ kind: 'call', name: 'window_time', args: [columnOrName(windowColumn)] });
+}
+
+/**
+ * Session windows over a timestamp column, as Spark's `session_window`: each row opens the session
+ * [time, time + gap), and the sessions of a group that overlap or touch merge into one, from its
+ * first event to its last plus the gap. `gapDuration` is an interval string without months or years
+ * ('5 minutes'), or a Column giving each row's gap as an interval string (Spark's dynamic gap); a row
+ * whose gap is null, not an interval, zero or negative belongs to no session and is dropped, as is a
+ * row whose time is null. The column it produces is `session_window`, a
+ * `struct<start: timestamp, end: timestamp>`; it is valid only as a grouping key of
+ * `groupBy(...).agg(...)`, at most one per aggregation.
+ */
+export function session_window(timeColumn: Column | string, gapDuration: string | Column): Column {
+  const gap: SessionGap =
+    typeof gapDuration === 'string'
+      ? { kind: 'static', micros: parseDuration(gapDuration, 'session_window gap') }
+      : { kind: 'dynamic', expression: gapDuration.expr };
+  return new Column({ kind: 'sessionWindow', timeColumn: columnOrName(timeColumn), gap });
 }
 
 /** One output row per element of an array (column `col`) or per entry of a map (`key`, `value`); rows with an empty or null collection vanish. */

@@ -7,6 +7,7 @@
  */
 import type { BatchClock } from '../expr/scope.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
+import { sessionWindowKey } from '../plan/session-window-key.js';
 import { DeduplicateExec } from './deduplicate-exec.js';
 import { FilterExec } from './filter-exec.js';
 import { GenerateExec } from './generate-exec.js';
@@ -17,9 +18,11 @@ import type { PhysicalOperator } from './physical-operator.js';
 import { ProjectExec } from './project-exec.js';
 import { RowAdapterExec } from './row-adapter-exec.js';
 import { ScanExec } from './scan-exec.js';
+import { SessionWindowAggregateExec } from './session-window-aggregate-exec.js';
 import { SortExec } from './sort-exec.js';
 import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
 import { StatefulDeduplicateExec } from './stateful-deduplicate-exec.js';
+import { StatefulSessionWindowAggregateExec } from './stateful-session-window-aggregate-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
@@ -82,11 +85,17 @@ export function planPhysical(
         return new FilterExec(node, build(node.input), clock);
       case 'aggregate': {
         const { operator: input, collected } = buildCollecting(node.input);
+        const session = sessionWindowKey(node.groupBy);
         if (!streaming || !node.isStreaming) {
           inputs.push(...collected);
-          return new HashAggregateExec(node, input, clock);
+          return session
+            ? new SessionWindowAggregateExec(node, session, input, clock)
+            : new HashAggregateExec(node, input, clock);
         }
-        const op = new StatefulAggregateExec(statefulOperators.length, node, input, clock);
+        const id = statefulOperators.length;
+        const op = session
+          ? new StatefulSessionWindowAggregateExec(id, node, session, input, clock)
+          : new StatefulAggregateExec(id, node, input, clock);
         statefulOperators.push(op);
         watermarkInputs.push(collected);
         inputs.push({ kind: 'stateful', operatorId: op.operatorId });

@@ -1,5 +1,6 @@
 /**
- * Aggregate functions as accumulators: `init`, `update` per input value, `result` at output.
+ * Aggregate functions as accumulators: `init`, `update` per input value, `merge` of two partial
+ * accumulators (a session window merges the sessions a row bridges), `result` at output.
  * Accumulators are plain values (numbers, arrays, Sets), so the streaming aggregation can keep them in
  * the state store between micro-batches and continue exactly where the previous batch stopped.
  */
@@ -38,6 +39,11 @@ export interface BoundAggregate {
   init(): unknown;
   /** Folds one row's input into the accumulator; returns the new accumulator (which may be the same object). */
   update(acc: unknown, value: unknown): unknown;
+  /**
+   * Merges two accumulators of disjoint rows into one, as if `later`'s rows had been folded after
+   * `earlier`'s; returns the merged accumulator (which may be `earlier`, never `later`).
+   */
+  merge(earlier: unknown, later: unknown): unknown;
   result(acc: unknown): unknown;
 }
 
@@ -84,7 +90,13 @@ function bindAggregateOf(call: AggregateCall, args: BoundExpression[]): Aggregat
 }
 
 function bindCount(name: string, args: BoundExpression[], distinct: boolean): AggregateRule {
-  const base = { name, dataType: LongType, nullable: false, result: (acc: unknown) => acc };
+  const base = {
+    name,
+    dataType: LongType,
+    nullable: false,
+    result: (acc: unknown) => acc,
+    merge: (a: unknown, b: unknown) => (a as number) + (b as number),
+  };
   if (args.length === 0) {
     return { ...base, input: () => 1, init: () => 0, update: (acc) => (acc as number) + 1 };
   }
@@ -105,6 +117,10 @@ function bindCount(name: string, args: BoundExpression[], distinct: boolean): Ag
     input,
     init: () => new Set<string>(),
     update: (acc, v) => (v === null ? acc : (acc as Set<string>).add(encodeKey([v]))),
+    merge: (a, b) => {
+      for (const key of b as Set<string>) (a as Set<string>).add(key);
+      return a;
+    },
     result: (acc) => (acc as Set<string>).size,
   };
 }
@@ -132,6 +148,12 @@ function bindSum(name: string, arg: BoundExpression): AggregateRule {
       if (dataType === LongType && !Number.isSafeInteger(total)) throw sumOverflow(name);
       return total;
     },
+    merge: (a, b) => {
+      if (a === null || b === null) return a ?? b;
+      const total = (a as number) + (b as number);
+      if (dataType === LongType && !Number.isSafeInteger(total)) throw sumOverflow(name);
+      return total;
+    },
     result: (acc) => acc,
   };
 }
@@ -156,6 +178,12 @@ function bindAvg(name: string, arg: BoundExpression): AggregateRule {
       a[1] += 1;
       return a;
     },
+    merge: (a, b) => {
+      const [x, y] = [a as [number, number], b as [number, number]];
+      x[0] += y[0];
+      x[1] += y[1];
+      return x;
+    },
     result: (acc) => {
       const [total, n] = acc as [number, number];
       return n === 0 ? null : total / n;
@@ -173,6 +201,7 @@ function bindExtreme(name: string, arg: BoundExpression, fn: 'min' | 'max'): Agg
     input: arg.eval,
     init: () => null,
     update: (acc, v) => (v === null || (acc !== null && !better(compare(v, acc))) ? acc : v),
+    merge: (a, b) => (b === null || (a !== null && !better(compare(b, a))) ? a : b),
     result: (acc) => acc,
   };
 }
@@ -198,6 +227,11 @@ function bindFirstLast(
       a[1] = true;
       return a;
     },
+    // `seen` is set only by a value the function keeps, so the side that saw one decides.
+    merge: (a, b) => {
+      const [x, y] = [a as [unknown, boolean], b as [unknown, boolean]];
+      return (fn === 'first' ? x[1] || !y[1] : !y[1]) ? x : [y[0], y[1]];
+    },
     result: (acc) => (acc as [unknown, boolean])[0],
   };
 }
@@ -212,6 +246,10 @@ function bindCollectList(name: string, arg: BoundExpression): AggregateRule {
     update: (acc, v) => {
       if (v !== null) (acc as unknown[]).push(v);
       return acc;
+    },
+    merge: (a, b) => {
+      (a as unknown[]).push(...(b as unknown[]));
+      return a;
     },
     result: (acc) => acc,
   };

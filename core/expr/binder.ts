@@ -74,6 +74,10 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
       return bindCall(e, scope);
     case 'window':
       return bindTumblingWindow(e, scope);
+    case 'sessionWindow':
+      throw new AnalysisError(
+        'session_window() is only allowed as a grouping key of groupBy().agg(), as in Spark; group by it, then refer to the session_window column of the result.',
+      );
     case 'aggregate':
       throw new AnalysisError(
         `Aggregate function ${expressionName(e)} is only allowed in groupBy().agg(); it cannot appear here.`,

@@ -33,6 +33,8 @@ export function expressionName(e: Expression): string {
     }
     case 'window':
       return 'window';
+    case 'sessionWindow':
+      return 'session_window';
     case 'explode':
       return 'col';
   }

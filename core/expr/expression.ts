@@ -25,6 +25,7 @@ export type Expression =
   | FunctionCall
   | AggregateCall
   | TimeWindowExpression
+  | SessionWindowExpression
   | ExplodeExpression;
 
 /** A reference to a column by name; `path` has more than one part for nested access (`a.b`), `*` for all. */
@@ -115,6 +116,23 @@ export interface TimeWindowExpression {
   readonly startMicros: number;
 }
 
+/**
+ * `session_window(timeColumn, gap)`: the session a row belongs to, [first event time, last event
+ * time + gap), merged with every other session of its group that it overlaps or touches. Valid only
+ * as a grouping key of `groupBy().agg()`.
+ */
+export interface SessionWindowExpression {
+  readonly kind: 'sessionWindow';
+  readonly timeColumn: Expression;
+  /** The same gap for every row (in microseconds), or an interval string per row (Spark's dynamic gap). */
+  readonly gap: SessionGap;
+}
+
+/** A session window's gap: fixed, or computed per row. */
+export type SessionGap =
+  | { readonly kind: 'static'; readonly micros: number }
+  | { readonly kind: 'dynamic'; readonly expression: Expression };
+
 /** `explode(array or map)`: one output row per element; valid only in `select`. */
 export interface ExplodeExpression {
   readonly kind: 'explode';
@@ -146,6 +164,8 @@ export function childrenOf(e: Expression): readonly Expression[] {
       return e.args;
     case 'window':
       return [e.timeColumn];
+    case 'sessionWindow':
+      return e.gap.kind === 'dynamic' ? [e.timeColumn, e.gap.expression] : [e.timeColumn];
   }
 }
 
@@ -188,5 +208,11 @@ export function replaceExpressions(
       return { ...e, args: e.args.map(r) };
     case 'window':
       return { ...e, timeColumn: r(e.timeColumn) };
+    case 'sessionWindow':
+      return {
+        ...e,
+        timeColumn: r(e.timeColumn),
+        gap: e.gap.kind === 'dynamic' ? { ...e.gap, expression: r(e.gap.expression) } : e.gap,
+      };
   }
 }

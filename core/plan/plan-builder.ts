@@ -31,6 +31,7 @@ import {
   slidingWindowToExpand,
 } from './sliding-window-rows.js';
 import { planScope } from './plan-scope.js';
+import { sessionWindowField, sessionWindowKey } from './session-window-key.js';
 import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './logical-plan.js';
 
 /** A `select`: expands stars, checks every expression, allows one explode. */
@@ -165,10 +166,12 @@ export function aggregate(
   aggregates: readonly Expression[],
 ): LogicalPlan {
   const scope = planScope(input);
-  const keyFields = groupBy.map((e) => {
+  const session = sessionWindowKey(groupBy);
+  const keyFields = groupBy.map((e, i) => {
     rejectNested(e, 'groupBy');
     const inner = e.kind === 'alias' ? e.child : e;
     if (inner.kind === 'window' && !isTumbling(inner)) return slidingWindowField(e, inner, scope);
+    if (session?.index === i) return sessionWindowField(e, session.window, scope);
     const bound = bindExpression(e, scope);
     return field(expressionName(e), bound.dataType, bound.nullable, bound.metadata);
   });

@@ -15,6 +15,7 @@ import {
   type LogicalPlan,
   type Union,
 } from './logical-plan.js';
+import { sessionWindowKey } from './session-window-key.js';
 
 /** Throws UnsupportedOperationError when `plan` cannot run as a stream in `mode`. */
 export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
@@ -109,6 +110,7 @@ function checkAggregate(agg: Aggregate, mode: OutputMode): void {
       `Distinct aggregation ${expressionName(distinct)} is not supported on streaming DataFrames (operator: aggregate, mode: ${mode}).`,
     );
   }
+  checkSessionWindow(agg, mode);
   if (mode !== 'append') return;
   const watermarked = agg.schema.fields
     .slice(0, agg.groupBy.length)
@@ -117,6 +119,31 @@ function checkAggregate(agg: Aggregate, mode: OutputMode): void {
     throw new UnsupportedOperationError(
       `Append output mode not supported when there are streaming aggregations without watermark: aggregate on [${agg.groupBy.map(expressionName).join(', ')}]. ` +
         'Add withWatermark on the event-time column and group by it (or by a window over it), or use update or complete mode.',
+    );
+  }
+}
+
+/**
+ * A session-window aggregation runs in append mode, with a watermark to close its sessions, or in
+ * complete mode. Spark refuses update mode: a session that later merged into another would stay in
+ * the sink as a row that no batch corrects.
+ */
+function checkSessionWindow(agg: Aggregate, mode: OutputMode): void {
+  const session = sessionWindowKey(agg.groupBy);
+  if (!session) return;
+  const time = expressionName(session.window.timeColumn);
+  const operator = `operator: sessionWindowStateStoreSaveExec on session_window(${time})`;
+  if (mode === 'update') {
+    throw new UnsupportedOperationError(
+      `Update output mode not supported for session windows on streaming DataFrames (${operator}): a session that merges into another would stay in the sink. ` +
+        `Use append mode (with withWatermark on '${time}') to emit each session once it closes, or complete mode.`,
+    );
+  }
+  const watermarked = agg.schema.fields[session.index].metadata?.eventTimeDelayMicros !== undefined;
+  if (mode === 'append' && !watermarked) {
+    throw new UnsupportedOperationError(
+      `Append output mode not supported for session windows without a watermark (${operator}): no session would ever close. ` +
+        `Add withWatermark('${time}', delay) before groupBy, or use complete mode.`,
     );
   }
 }

@@ -5,7 +5,8 @@
  *
  * It lists, in the physical planner's order (the order operator ids follow):
  * - each stateful aggregation: its key expressions (a time window with its duration, slide and
- *   start) and its aggregate functions with their input expressions, each with its output type;
+ *   start; a session window with its gap, or the expression giving it) and its aggregate functions
+ *   with their input expressions, each with its output type;
  * - each streaming deduplication: which kind (`dedupe`, `dedupeWithinWatermark`) and its key
  *   columns with their types;
  * - each watermark's event-time column. The delay is left out: as in Spark, it only decides how far
@@ -160,6 +161,13 @@ function expressionText(e: Expression): string {
     }
     case 'window':
       return `window(${expressionText(e.timeColumn)}, ${durationText(e.durationMicros)}, ${durationText(e.slideMicros)}, ${durationText(e.startMicros)})`;
+    case 'sessionWindow': {
+      const gap =
+        e.gap.kind === 'static'
+          ? durationText(e.gap.micros)
+          : `gap: ${expressionText(e.gap.expression)}`;
+      return `session_window(${expressionText(e.timeColumn)}, ${gap})`;
+    }
     case 'explode':
       return `explode${e.outer ? '_outer' : ''}(${expressionText(e.child)})`;
   }

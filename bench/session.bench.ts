@@ -1,0 +1,178 @@
+/**
+ * Sessionization benchmark (`npm run bench:session`): one million generated events of
+ * 10,000 users, sessions with a 5-minute gap per user, counted, as
+ * - the engine as a stream: a MemoryStream fed in micro-batches of 100,000 events, append mode, a
+ *   watermark of 10 minutes, a local checkpoint, and a final event far ahead that closes every
+ *   session;
+ * - a hand-written loop doing the same work batch by batch (per user, a sorted list of open
+ *   sessions; each event merged into it; late events dropped; closed sessions evicted and counted).
+ *
+ * Both must find the same sessions and the same events in them, or the run exits with status 1.
+ * Each contender runs once to warm up and then three times, interleaved; events per second come
+ * from the median run. The last line is one JSON object: {"session_vs_loop": R}.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { col, count, type RowObject, session_window, SluiceSession } from '../core/index.js';
+
+const EVENT_COUNT = 1_000_000;
+const BATCH_SIZE = 100_000;
+const USERS = 10_000;
+const TIMED_RUNS = 3;
+const MINUTE = 60_000_000;
+const GAP = 5 * MINUTE;
+const DELAY = 10 * MINUTE;
+
+interface Event {
+  readonly ts: number;
+  readonly user: string;
+}
+
+/** Events over about 8 hours, up to 2 minutes out of order, from users with uneven activity. */
+function generateEvents(): Event[] {
+  let seed = 42;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const start = Date.parse('2026-01-01T00:00:00Z') * 1000;
+  const events: Event[] = [];
+  for (let i = 0; i < EVENT_COUNT; i++) {
+    const clock = start + Math.floor((i / EVENT_COUNT) * 8 * 60 * MINUTE);
+    const user = `u${Math.floor(random() * random() * USERS)}`;
+    events.push({ ts: clock - Math.floor(random() * 2 * MINUTE), user });
+  }
+  return events;
+}
+
+/** Sessions found and events in them. */
+interface Outcome {
+  readonly sessions: number;
+  readonly events: number;
+}
+
+async function engine(batches: readonly Event[][], flush: Event): Promise<Outcome> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sluice-session-bench-'));
+  const session = new SluiceSession();
+  const input = session.memoryStream('ts TIMESTAMP, user STRING');
+  const outcome = { sessions: 0, events: 0 };
+  const query = await session.readStream
+    .memory(input)
+    .withWatermark('ts', '10 minutes')
+    .groupBy(col('user'), session_window(col('ts'), '5 minutes'))
+    .agg(count().alias('n'))
+    .writeStream.outputMode('append')
+    .foreachBatch((rows: RowObject[]) => {
+      outcome.sessions += rows.length;
+      for (const r of rows) outcome.events += r.n as number;
+    })
+    .option('checkpointLocation', dir)
+    .start();
+  for (const batch of [...batches, [flush]]) {
+    input.addData(batch as unknown as RowObject[]);
+    await query.processAllAvailable();
+  }
+  await query.stop();
+  await rm(dir, { recursive: true, force: true });
+  return outcome;
+}
+
+/** The same sessionization by hand: per user, open sessions [start, end, count] sorted by start. */
+function loop(batches: readonly Event[][], flush: Event): Outcome {
+  const open = new Map<string, [number, number, number][]>();
+  const outcome = { sessions: 0, events: 0 };
+  let maxTime = -Infinity;
+  const evict = (watermark: number) => {
+    for (const [user, sessions] of open) {
+      const kept = sessions.filter((s) => {
+        if (s[1] > watermark) return true;
+        outcome.sessions++;
+        outcome.events += s[2];
+        return false;
+      });
+      if (kept.length === 0) open.delete(user);
+      else if (kept.length !== sessions.length) open.set(user, kept);
+    }
+  };
+  for (const batch of [...batches, [flush]]) {
+    const watermark = maxTime - DELAY;
+    const byUser = new Map<string, number[]>();
+    for (const e of batch) {
+      if (e.ts > maxTime) maxTime = e.ts;
+      if (e.ts + GAP <= watermark) continue;
+      let times = byUser.get(e.user);
+      if (!times) byUser.set(e.user, (times = []));
+      times.push(e.ts);
+    }
+    for (const [user, times] of byUser) {
+      times.sort((a, b) => a - b);
+      const merged: [number, number, number][] = [];
+      const stored = open.get(user) ?? [];
+      let i = 0;
+      let j = 0;
+      while (i < stored.length || j < times.length) {
+        const last = merged[merged.length - 1];
+        if (j === times.length || (i < stored.length && stored[i][0] <= times[j])) {
+          const s = stored[i++];
+          if (last && s[0] <= last[1]) {
+            last[1] = Math.max(last[1], s[1]);
+            last[2] += s[2];
+          } else merged.push([s[0], s[1], s[2]]);
+        } else {
+          const t = times[j++];
+          if (last && t <= last[1]) {
+            last[1] = Math.max(last[1], t + GAP);
+            last[2]++;
+          } else merged.push([t, t + GAP, 1]);
+        }
+      }
+      open.set(user, merged);
+    }
+    evict(watermark);
+    // the engine's no-data batch: the watermark this batch's events moved
+    if (maxTime - DELAY > watermark) evict(maxTime - DELAY);
+  }
+  return outcome;
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const events = generateEvents();
+  const batches: Event[][] = [];
+  for (let i = 0; i < events.length; i += BATCH_SIZE) batches.push(events.slice(i, i + BATCH_SIZE));
+  const flush: Event = { ts: Date.parse('2099-01-01T00:00:00Z') * 1000, user: 'flush' };
+  const times = { engine: [] as number[], loop: [] as number[] };
+  let reference: Outcome | undefined;
+  for (let run = 0; run <= TIMED_RUNS; run++) {
+    let started = performance.now();
+    const fromEngine = await engine(batches, flush);
+    const engineMs = performance.now() - started;
+    started = performance.now();
+    const fromLoop = loop(batches, flush);
+    const loopMs = performance.now() - started;
+    if (fromEngine.sessions !== fromLoop.sessions || fromEngine.events !== fromLoop.events) {
+      console.error(
+        `mismatch: engine ${JSON.stringify(fromEngine)}, loop ${JSON.stringify(fromLoop)}`,
+      );
+      process.exit(1);
+    }
+    reference = fromLoop;
+    if (run === 0) continue; // warm-up
+    times.engine.push(engineMs);
+    times.loop.push(loopMs);
+  }
+  const eps = (ms: number) => Math.round(EVENT_COUNT / (ms / 1000));
+  const engineEps = eps(median(times.engine));
+  const loopEps = eps(median(times.loop));
+  console.log(`${reference!.sessions} sessions of ${reference!.events} events`);
+  console.log(`engine (stream)  ${engineEps} events/s (best ${eps(Math.min(...times.engine))})`);
+  console.log(`plain JS loop    ${loopEps} events/s (best ${eps(Math.min(...times.loop))})`);
+  console.log(JSON.stringify({ session_vs_loop: Math.round((engineEps / loopEps) * 100) / 100 }));
+}
+
+await main();
