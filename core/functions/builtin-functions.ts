@@ -6,6 +6,7 @@ import { datetimeFunctions } from './datetime-functions.js';
 import type { FunctionTable } from '../expr/function-table.js';
 import { jsonFunctions } from './json-functions.js';
 import { mathFunctions } from './math-functions.js';
+import { patternFunctions } from './pattern-functions.js';
 import { stringFunctions } from './string-functions.js';
 
 /** Name to binder for all built-in scalar functions. */
@@ -15,4 +16,5 @@ export const builtinFunctions: FunctionTable = {
   ...datetimeFunctions,
   ...conditionalFunctions,
   ...jsonFunctions,
+  ...patternFunctions,
 };
