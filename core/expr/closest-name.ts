@@ -1,13 +1,13 @@
 /**
  * The known name closest to a misspelt one, for "did you mean" in error messages: the fewest
  * single-character edits (insertions, deletions, substitutions; case ignored), and few enough for
- * the name to be recognizable (at most a third of its length, at least one).
+ * the name to be recognizable: at most two or a third of its length, and fewer than its length.
  */
 
 /** The known name closest to `name`, or undefined when none is close. */
 export function closestName(name: string, known: Iterable<string>): string | undefined {
   const wanted = name.toLowerCase();
-  const limit = Math.max(1, Math.floor(wanted.length / 3));
+  const limit = Math.min(Math.max(2, Math.floor(wanted.length / 3)), wanted.length - 1);
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of known) {
