@@ -115,3 +115,23 @@ export class InputLimitError extends SluiceError {
     super('INPUT_LIMIT', message, options);
   }
 }
+
+/**
+ * SQL text that does not parse (Spark's ParseException, an AnalysisException too). The message and
+ * the fields name the line and column (both 1-based) of the offending token and what was expected
+ * there: "Syntax error at line 2, column 14: expected FROM, found 'FORM'."
+ */
+export class ParseError extends AnalysisError {
+  override readonly code = 'PARSE';
+
+  constructor(
+    message: string,
+    /** The line of the offending token, from 1. */
+    readonly line: number,
+    /** The column of the offending token, from 1. */
+    readonly column: number,
+    options?: SluiceErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

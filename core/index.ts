@@ -23,6 +23,7 @@ export type {
   ObjectStoreResolvers,
 } from './checkpoint/object-store-resolver.js';
 export { DataFrame } from './api/dataframe.js';
+export { Catalog, type CatalogTable } from './api/catalog.js';
 export { GroupedData } from './api/grouped-data.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';
 export { DataFrameReader } from './api/dataframe-reader.js';
@@ -93,6 +94,7 @@ export {
   ExecutionError,
   InputLimitError,
   InvalidOptionError,
+  ParseError,
   SinkError,
   SluiceError,
   SourceError,

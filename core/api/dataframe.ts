@@ -16,6 +16,7 @@ import { Column, columnOrName, columnRef, type SortColumn } from './column.js';
 import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
+import { sqlFrontEnd } from './sql-front-end.js';
 import type { SluiceSession } from './session.js';
 
 const JOIN_TYPES: Record<string, JoinType> = {
@@ -78,14 +79,44 @@ export class DataFrame {
     return this.with(build.project(this.plan, columns.map(columnOrName)));
   }
 
-  /** Keeps the rows for which `condition` is true. */
-  filter(condition: Column): DataFrame {
-    return this.with(build.filter(this.plan, condition.expr));
+  /**
+   * Keeps the rows for which `condition` is true: a Column, or SQL text (`'price > 10 AND
+   * category = "books"'`, which needs the SQL entry, `import 'sluice/sql'`).
+   */
+  filter(condition: Column | string): DataFrame {
+    const e =
+      typeof condition === 'string'
+        ? sqlFrontEnd('filter(text)').expression(condition)
+        : condition.expr;
+    return this.with(build.filter(this.plan, e));
   }
 
   /** Same as `filter`. */
-  where(condition: Column): DataFrame {
+  where(condition: Column | string): DataFrame {
     return this.filter(condition);
+  }
+
+  /**
+   * Projects SQL expressions (`selectExpr('a', 'b * 2 AS c', 'upper(name)')`); with aggregates
+   * (`selectExpr('count(*)')`) the whole DataFrame is one group, as in Spark. Needs the SQL entry
+   * (`import 'sluice/sql'`).
+   */
+  selectExpr(...expressions: string[]): DataFrame {
+    return this.with(sqlFrontEnd('selectExpr()').selectExpressions(this.plan, expressions));
+  }
+
+  /**
+   * Registers this DataFrame as the temporary view `name` (case-insensitive), replacing any view
+   * of that name, for `session.sql` and `session.table`. The view is this DataFrame's plan: a
+   * streaming DataFrame gives a streaming view, its watermark included.
+   */
+  createOrReplaceTempView(name: string): void {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new InvalidOptionError(
+        `Invalid view name '${name}': use letters, digits and underscores, not starting with a digit.`,
+      );
+    }
+    this.session.registerView(name, this.plan);
   }
 
   /** Adds a column, or replaces the one with the same name in place. */

@@ -18,6 +18,10 @@ import { DataStreamReader } from './data-stream-reader.js';
 import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.js';
 import type { DynamoDbSinkFactory } from '../sinks/dynamodb-sink-factory.js';
 import { ObjectStoreUrls } from './object-store-urls.js';
+import { Catalog } from './catalog.js';
+import { sqlFrontEnd, type TableLookup } from './sql-front-end.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
+import { closestName } from '../expr/closest-name.js';
 
 /** How a session is configured. */
 export interface SluiceSessionOptions {
@@ -37,6 +41,8 @@ export interface SluiceSessionOptions {
 /** A Sluice session. */
 export class SluiceSession {
   private readonly tables = new Map<string, MemorySink>();
+  /** Temporary views by lowercase name (names are case-insensitive, as in Spark). */
+  private readonly views = new Map<string, { readonly name: string; readonly plan: LogicalPlan }>();
   private readonly objectStores: ObjectStoreUrls;
   /** The factory the session was created with for `format('dynamodb')` sinks, if any. */
   readonly dynamoDbSinks: DynamoDbSinkFactory | undefined;
@@ -93,22 +99,67 @@ export class SluiceSession {
     return new MemoryStream(typeof schema === 'string' ? parseSchema(schema) : schema, name);
   }
 
-  /** The current content of the memory sink of the query named `name`, as a batch DataFrame. */
+  /**
+   * The temporary view called `name` (`df.createOrReplaceTempView(name)`), or else the current
+   * content of the memory sink of the query named `name`, as a batch DataFrame.
+   */
   table(name: string): DataFrame {
-    const sink = this.tables.get(name);
-    if (!sink) {
+    const plan = this.tablePlan(name);
+    if (!plan) {
+      const suggestion = closestName(name, this.tableNames());
       throw new AnalysisError(
-        `Table or view not found: ${name}. Start a query with format('memory') and queryName('${name}').`,
+        `Table or view not found: ${name}.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Register a DataFrame with df.createOrReplaceTempView('${name}'), or start a query with format('memory') and queryName('${name}').`,
       );
     }
-    return new DataFrame(this, {
+    return new DataFrame(this, plan);
+  }
+
+  /**
+   * The result of a SQL query over the session's temporary views and memory tables: a batch
+   * DataFrame, or a streaming one when the query reads a streaming view. Needs the SQL entry
+   * (`import 'sluice/sql'`); the text is parsed and analysed now, so errors surface here.
+   */
+  sql(text: string): DataFrame {
+    const lookup: TableLookup = {
+      table: (name) => this.tablePlan(name),
+      tableNames: () => this.tableNames(),
+    };
+    return new DataFrame(this, sqlFrontEnd('session.sql()').statementPlan(text, lookup));
+  }
+
+  /** The session's temporary views and memory tables. */
+  get catalog(): Catalog {
+    return new Catalog({
+      views: () => [...this.views.values()],
+      memoryTables: () =>
+        [...this.tables.entries()].map(([name, sink]) => ({ name, schema: sink.schema })),
+      dropView: (name) => this.views.delete(name.toLowerCase()),
+    });
+  }
+
+  /** Registers `plan` as the temporary view `name`, replacing one of that name (called by the DataFrame). */
+  registerView(name: string, plan: LogicalPlan): void {
+    this.views.set(name.toLowerCase(), { name, plan });
+  }
+
+  /** The plan a table name reads: a temporary view first, then a memory sink's table. */
+  private tablePlan(name: string): LogicalPlan | undefined {
+    const view = this.views.get(name.toLowerCase());
+    if (view) return view.plan;
+    const sink = this.tables.get(name);
+    if (!sink) return undefined;
+    return {
       kind: 'relation',
       id: newPlanId(),
       description: `MemoryTable[${name}]`,
       scan: async () => [...sink.engineRows()],
       schema: sink.schema,
       isStreaming: false,
-    });
+    };
+  }
+
+  private tableNames(): string[] {
+    return [...[...this.views.values()].map((v) => v.name), ...this.tables.keys()];
   }
 
   /** Registers a memory sink under a table name (called by writeStream). */

@@ -1,10 +1,11 @@
 /**
  * Name resolution: which input column a reference means. Names match exactly first, then
  * case-insensitively (Spark's default); an ambiguous or unknown name is an AnalysisError that lists
- * the columns that do exist.
+ * the columns that do exist, and the closest one to a misspelt name.
  */
 import { AnalysisError } from '../errors.js';
 import type { StructField, StructType } from '../types/data-types.js';
+import { closestName } from './closest-name.js';
 import type { ColumnRef } from './expression.js';
 import type { FunctionTable } from './function-table.js';
 
@@ -63,7 +64,9 @@ export function findField(schema: StructType, name: string, ref?: ColumnRef): nu
       `Reference '${shown}' is ambiguous: ${matches.length} columns are called '${name}'. Rename one with withColumnRenamed or refer to it through its DataFrame (df.col('${name}')).`,
     );
   }
+  const names = schema.fields.map((f) => f.name);
+  const suggestion = closestName(name, names);
   throw new AnalysisError(
-    `Cannot resolve column '${shown}'; available columns: ${schema.fields.map((f) => f.name).join(', ') || '(none)'}.`,
+    `Cannot resolve column '${shown}'; available columns: ${names.join(', ') || '(none)'}.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''}`,
   );
 }

@@ -6,6 +6,7 @@ import { datetimeFunctions } from './datetime-functions.js';
 import type { FunctionTable } from '../expr/function-table.js';
 import { jsonFunctions } from './json-functions.js';
 import { mathFunctions } from './math-functions.js';
+import { patternFunctions } from './pattern-functions.js';
 import { stringFunctions } from './string-functions.js';
 import { windowFunctions } from './window-functions.js';
 
@@ -17,4 +18,5 @@ export const builtinFunctions: FunctionTable = {
   ...conditionalFunctions,
   ...jsonFunctions,
   ...windowFunctions,
+  ...patternFunctions,
 };

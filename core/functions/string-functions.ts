@@ -174,7 +174,7 @@ function groupCount(regex: RegExp): number {
  * Compiles a Java-style regular expression. Java's leading inline flags (`(?i)`, `(?s)`, `(?m)`)
  * become JS flags, since the JS engine has no inline form of them.
  */
-function compileRegex(name: string, pattern: string, flags: string): RegExp {
+export function compileRegex(name: string, pattern: string, flags: string): RegExp {
   const inline = /^\(\?([ims]+)\)/.exec(pattern);
   const source = inline ? pattern.slice(inline[0].length) : pattern;
   try {

@@ -40,6 +40,12 @@ describe('entries', () => {
     expect(inputs.filter((i) => AWS_PACKAGES.test(i))).toEqual([]);
   });
 
+  it('the SQL parser is loaded by the SQL entry only', async () => {
+    const sql = (inputs: string[]) => inputs.filter((i) => i.startsWith('core/sql/'));
+    expect(sql(await staticInputs('core/index.ts'))).toEqual([]);
+    expect(sql(await staticInputs('core/sql/index.ts'))).toContain('core/sql/sql-parser.ts');
+  });
+
   it('the AWS entry is where the SDK is loaded', async () => {
     const inputs = await staticInputs('core/aws/index.ts');
     expect(inputs.some((i) => i.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(true);

@@ -149,6 +149,7 @@ describe('the packed package, installed in a project of its own', () => {
       'sluice/lambda',
       'sluice/cdk',
       'sluice/testing',
+      'sluice/sql',
     ]);
   }, 120_000);
 });

@@ -1,0 +1,140 @@
+/**
+ * Function calls in SQL: a name (case-insensitive, as in Spark) and its arguments to the
+ * expression the DataFrame API builds for the same call, so `count(*)`, `window(ts, '10 minutes')`
+ * or `from_json(value, 'a INT')` in SQL are the plans `count()`, `window(col('ts'), '10 minutes')`
+ * and `from_json(col('value'), 'a INT')` are.
+ *
+ * Aggregates, `window`, `explode` and `from_json` are built here; every other name is a call of the
+ * built-in function of that name, whose binder checks its arguments. An unknown name fails while
+ * parsing, at its position, with the closest known name when there is one.
+ */
+import { Column } from '../api/column.js';
+import { window } from '../api/functions.js';
+import { from_json } from '../api/json-functions.js';
+import { AnalysisError } from '../errors.js';
+import type { AggregateFunctionName, Expression } from '../expr/expression.js';
+import { closestName } from '../expr/closest-name.js';
+import { builtinFunctions } from '../functions/builtin-functions.js';
+import type { Token } from './sql-lexer.js';
+
+/** A call as the parser read it. */
+export interface SqlCall {
+  /** The name as written. */
+  readonly name: string;
+  readonly args: readonly Expression[];
+  /** `count(*)`. */
+  readonly star: boolean;
+  /** `count(DISTINCT x)`. */
+  readonly distinct: boolean;
+  /** The name's token, for error positions. */
+  readonly token: Token;
+}
+
+/** Turns text arguments (a string, or an INTERVAL literal's text) into plain values. */
+export type ConstantText = (e: Expression, what: string) => string;
+
+type CallBuilder = (call: SqlCall, text: ConstantText) => Expression;
+
+const AGGREGATES: Readonly<Record<string, AggregateFunctionName>> = {
+  count: 'count',
+  sum: 'sum',
+  avg: 'avg',
+  mean: 'avg',
+  min: 'min',
+  max: 'max',
+  first: 'first',
+  last: 'last',
+  collect_list: 'collect_list',
+};
+
+const SPECIAL: Readonly<Record<string, CallBuilder>> = {
+  window: (call, text) => {
+    arity(call, 2, 4);
+    const [time, ...durations] = call.args;
+    const [duration, slide, start] = durations.map((d, i) =>
+      text(d, ['window duration', 'window slide', 'window startTime'][i]),
+    );
+    return window(new Column(time), duration, slide, start).expr;
+  },
+  from_json: (call, text) => {
+    arity(call, 2, 2);
+    return from_json(new Column(call.args[0]), text(call.args[1], 'from_json schema')).expr;
+  },
+  explode: (call) => {
+    arity(call, 1, 1);
+    return { kind: 'explode', child: call.args[0], outer: false };
+  },
+  explode_outer: (call) => {
+    arity(call, 1, 1);
+    return { kind: 'explode', child: call.args[0], outer: true };
+  },
+  now: (call) => {
+    arity(call, 0, 0);
+    return { kind: 'call', name: 'current_timestamp', args: [] };
+  },
+  current_timestamp: (call) => {
+    arity(call, 0, 0);
+    return { kind: 'call', name: 'current_timestamp', args: [] };
+  },
+};
+
+/** The expression a SQL call stands for; an AnalysisError naming the call when there is none. */
+export function sqlCallExpression(call: SqlCall, text: ConstantText): Expression {
+  const name = call.name.toLowerCase();
+  const aggregate = Object.hasOwn(AGGREGATES, name) ? AGGREGATES[name] : undefined;
+  if (aggregate) return aggregateCall(aggregate, call);
+  const special = Object.hasOwn(SPECIAL, name);
+  if (!special && !Object.hasOwn(builtinFunctions, name)) {
+    const known = [
+      ...Object.keys(AGGREGATES),
+      ...Object.keys(SPECIAL),
+      ...Object.keys(builtinFunctions),
+    ];
+    const suggestion = closestName(name, known);
+    fail(call, `Unknown function '${call.name}'`, suggestion && `Did you mean \`${suggestion}\`?`);
+  }
+  if (call.star || call.distinct) {
+    fail(call, `${call.name}(${call.star ? '*' : 'DISTINCT ...'}) is not an aggregate`);
+  }
+  return special ? SPECIAL[name](call, text) : { kind: 'call', name, args: call.args };
+}
+
+function aggregateCall(fn: AggregateFunctionName, call: SqlCall): Expression {
+  if (call.star) {
+    if (fn !== 'count')
+      fail(call, `${call.name}(*) is not a function`, 'Only count(*) takes a star.');
+    return { kind: 'aggregate', fn, args: [], distinct: false };
+  }
+  if (fn === 'first' || fn === 'last') {
+    arity(call, 1, 2);
+    const [value, ignoreNulls] = call.args;
+    if (ignoreNulls && (ignoreNulls.kind !== 'literal' || typeof ignoreNulls.value !== 'boolean')) {
+      fail(call, `${call.name}()'s second argument (ignoreNulls) is not true or false`);
+    }
+    const ignore = ignoreNulls?.kind === 'literal' && ignoreNulls.value === true;
+    return {
+      kind: 'aggregate',
+      fn,
+      args: [value],
+      distinct: call.distinct,
+      ...(ignore ? { ignoreNulls: true } : {}),
+    };
+  }
+  if (fn !== 'count') arity(call, 1, 1);
+  else if (call.args.length === 0)
+    fail(call, 'count() has no argument', 'Write count(*) or count(column).');
+  return { kind: 'aggregate', fn, args: call.args, distinct: call.distinct };
+}
+
+function arity(call: SqlCall, min: number, max: number): void {
+  if (call.args.length >= min && call.args.length <= max) return;
+  const expected = min === max ? `${min}` : `${min} to ${max}`;
+  fail(call, `${call.name}() takes ${expected} argument(s), got ${call.args.length}`);
+}
+
+/** An AnalysisError at the call's name: the problem, where, and the remedy when there is one. */
+function fail(call: SqlCall, problem: string, remedy?: string): never {
+  const { line, column } = call.token;
+  const where = `${problem} at line ${line}, column ${column}.`;
+  throw new AnalysisError(remedy ? `${where} ${remedy}` : where);
+}
