@@ -38,6 +38,7 @@ import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
+import { outputWatermarkOf } from '../exec/stateful-operator.js';
 import {
   allNodes,
   type LogicalPlan,
@@ -400,6 +401,7 @@ export class MicroBatchExecution {
     const watermarks = operatorWatermarks(
       this.physical.watermarkInputs,
       () => intent.watermarkMicros ?? undefined,
+      (id, input) => outputWatermarkOf(this.physical.statefulOperators[id], input),
     );
     const stores = state
       ? new BatchStateStores(state.stores, this.storeIds, head?.batchId ?? -1)

@@ -6,6 +6,8 @@
  * It lists, in the physical planner's order (the order operator ids follow):
  * - each stateful aggregation: its key expressions (a time window with its duration, slide and
  *   start) and its aggregate functions with their input expressions, each with its output type;
+ * - each join of two streams: its type, its condition (the keys and the time bounds) and the
+ *   schema of the rows each side keeps;
  * - each watermark's event-time column. The delay is left out: as in Spark, it only decides how far
  *   the watermark trails the events, which a restart may change;
  * - the state partition count.
@@ -17,7 +19,8 @@
 import { CheckpointError } from '../errors.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
 import type { Expression } from '../expr/expression.js';
-import type { Aggregate, LogicalPlan, Watermark } from '../plan/logical-plan.js';
+import { expressionName } from '../expr/expression-name.js';
+import type { Aggregate, Join, LogicalPlan, Watermark } from '../plan/logical-plan.js';
 import { typeName } from '../types/data-types.js';
 
 const VERSION = 'v2';
@@ -25,10 +28,10 @@ const SEPARATOR = ' | ';
 
 /** Describes what `plan` keeps in state, split into `numStatePartitions` partitions. */
 export function planFingerprint(plan: LogicalPlan, numStatePartitions: number): string {
-  const { aggregates, watermarks } = statefulNodes(plan);
+  const { operators, watermarks } = statefulNodes(plan);
   return [
     VERSION,
-    ...aggregates.map((a, i) => `#${i} ${aggregateText(a)}`),
+    ...operators.map((n, i) => `#${i} ${n.kind === 'join' ? joinText(n) : aggregateText(n)}`),
     ...watermarks.map((w, i) => `watermark #${i} on ${w.input.schema.fields[w.columnIndex].name}`),
     `partitions: ${numStatePartitions}`,
   ].join(SEPARATOR);
@@ -75,17 +78,38 @@ function firstFormatFingerprint(physical: PhysicalPlan, numStatePartitions: numb
   return `${operators.join('; ') || 'stateless'}; partitions: ${numStatePartitions}`;
 }
 
-/** Streaming aggregations and watermarks, children first, as the physical planner numbers them. */
-function statefulNodes(plan: LogicalPlan): { aggregates: Aggregate[]; watermarks: Watermark[] } {
-  const aggregates: Aggregate[] = [];
+/**
+ * Stateful operators (streaming aggregations, joins of two streams) and watermarks, children first,
+ * as the physical planner numbers them.
+ */
+function statefulNodes(plan: LogicalPlan): {
+  operators: (Aggregate | Join)[];
+  watermarks: Watermark[];
+} {
+  const operators: (Aggregate | Join)[] = [];
   const watermarks: Watermark[] = [];
   const visit = (node: LogicalPlan): void => {
     for (const input of inputsOf(node)) visit(input);
-    if (node.kind === 'aggregate' && node.isStreaming) aggregates.push(node);
+    if (node.kind === 'aggregate' && node.isStreaming) operators.push(node);
+    if (node.kind === 'join' && node.left.isStreaming && node.right.isStreaming)
+      operators.push(node);
     if (node.kind === 'watermark') watermarks.push(node);
   };
   visit(plan);
-  return { aggregates, watermarks };
+  return { operators, watermarks };
+}
+
+/**
+ * `join(left_outer on ((a = b) AND (t >= (u - 1 hours))); left: struct<...>; right: struct<...>)`:
+ * the join type, its keys and time bounds, and the rows each side holds in state.
+ */
+function joinText(node: Join): string {
+  const on = node.usingColumns
+    ? `using ${node.usingColumns.join(', ')}`
+    : node.condition
+      ? expressionText(node.condition)
+      : 'true';
+  return `join(${node.joinType} on ${on}; left: ${typeName(node.left.schema)}; right: ${typeName(node.right.schema)})`;
 }
 
 function inputsOf(node: LogicalPlan): readonly LogicalPlan[] {
@@ -117,7 +141,9 @@ function expressionText(e: Expression): string {
     case 'column':
       return e.path.join('.');
     case 'literal':
-      return `${String(e.value)}:${typeName(e.dataType)}`;
+      return e.dataType.kind === 'interval'
+        ? expressionName(e)
+        : `${String(e.value)}:${typeName(e.dataType)}`;
     case 'alias':
       return `${expressionText(e.child)} AS ${e.name}`;
     case 'binary':
