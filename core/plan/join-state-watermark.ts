@@ -166,7 +166,8 @@ function rangeBound(
   // Normalized to `l - r (op) K`, with the left column's coefficient +1.
   const flip = leftTerm[1] === -1;
   const greater = c.op.startsWith('>') !== flip;
-  const k = flip ? difference.constant : -difference.constant;
+  // `0 - x`, not `-x`: an offset is never a negative zero
+  const k = flip ? difference.constant : 0 - difference.constant;
   const [l, r] = [leftTerm[0], rightTerm[0]];
   const watermarked = (i: number) =>
     scope.schema.fields[i].metadata?.eventTimeDelayMicros !== undefined;
@@ -174,7 +175,7 @@ function rangeBound(
   if (greater)
     return watermarked(r) ? { side: 'left', bound: { column: l, offsetMicros: k } } : undefined;
   return watermarked(l)
-    ? { side: 'right', bound: { column: r - width, offsetMicros: -k } }
+    ? { side: 'right', bound: { column: r - width, offsetMicros: 0 - k } }
     : undefined;
 }
 
