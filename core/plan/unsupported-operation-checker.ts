@@ -40,6 +40,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
   }
   checkOperatorsAboveAggregation(plan, agg, mode);
   for (const node of allNodes(plan)) checkNode(node, mode);
+  checkStatefulOperatorsAboveJoins(plan, mode);
 }
 
 function checkAggregate(agg: Aggregate, mode: OutputMode): void {
@@ -175,6 +176,17 @@ function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   if (stateful) {
     throw new UnsupportedOperationError(
       `A stream-stream join over another stateful operator (${stateful.kind === 'join' ? 'a stream-stream join' : 'a streaming aggregation'}) is not supported yet (operator: join ${name}, mode: ${mode}); write the inner result to a sink and read it as a stream.`,
+    );
+  }
+}
+
+/** An aggregation or a join over a join of two streams: a chain, not supported yet. */
+function checkStatefulOperatorsAboveJoins(plan: LogicalPlan, mode: OutputMode): void {
+  for (const node of allNodes(plan)) {
+    const stateful = (node.kind === 'aggregate' && node.isStreaming) || isStreamStreamJoin(node);
+    if (!stateful || !allNodes(node).slice(1).some(isStreamStreamJoin)) continue;
+    throw new UnsupportedOperationError(
+      `A ${node.kind === 'join' ? 'stream-stream join' : 'streaming aggregation'} over a stream-stream join is not supported yet (mode: ${mode}); write the join's result to a sink and read it as a stream.`,
     );
   }
 }

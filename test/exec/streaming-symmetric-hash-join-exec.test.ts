@@ -327,6 +327,29 @@ describe('stream-stream joins refused when the query starts', () => {
     );
   });
 
+  it.each([
+    [
+      'an aggregation over the join',
+      'A streaming aggregation over a stream-stream join is not supported yet',
+    ],
+    [
+      'a join over the join',
+      'A stream-stream join over another stateful operator \\(a stream-stream join\\) is not supported yet',
+    ],
+  ])('%s: chains are not supported yet', async (shape, message) => {
+    const session = new SluiceSession();
+    const { impressions, clicks } = adStreams(session);
+    const joinedAds = withinAnHour(impressions, clicks, 'inner');
+    const query =
+      shape === 'an aggregation over the join'
+        ? joinedAds.groupBy(window(col('clickTime'), '1 hour')).count()
+        : joinedAds.join(
+            session.readStream.memory(session.memoryStream('otherId INT')),
+            col('otherId').eq(col('adId')),
+          );
+    await refused(query, 'append', new RegExp(message));
+  });
+
   it('a join of two streams in update mode, and a left anti join', async () => {
     const session = new SluiceSession();
     const { impressions, clicks } = adStreams(session);

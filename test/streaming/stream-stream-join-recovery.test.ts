@@ -109,7 +109,7 @@ describe('a stream-stream join through a crash after every protocol step', () =>
 describe('restarting a stream-stream join with a changed query', () => {
   async function runOnce(df: DataFrame, checkpoint: string) {
     const query = await df.writeStream
-      .sink(new MemorySink())
+      .sink(new MemorySink(df.schema))
       .outputMode('append')
       .option('checkpointLocation', checkpoint)
       .start();
