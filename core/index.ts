@@ -47,6 +47,7 @@ export {
   explode,
   explode_outer,
   first,
+  interval,
   last,
   lit,
   max,
@@ -62,6 +63,7 @@ export * from './api/string-functions.js';
 export * from './api/math-functions.js';
 export * from './api/datetime-functions.js';
 export * from './api/json-functions.js';
+export { type CalendarInterval, IntervalType, intervalText } from './types/calendar-interval.js';
 export {
   ArrayOf,
   type ArrayType,

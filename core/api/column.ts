@@ -27,6 +27,10 @@ export class Column {
   minus(other: ColumnLike): Column {
     return this.binary('-', other);
   }
+  /** `lower <= this AND this <= upper` (SQL's BETWEEN, both bounds included), as Spark builds it. */
+  between(lower: ColumnLike, upper: ColumnLike): Column {
+    return this.geq(lower).and(this.leq(upper));
+  }
   /** `this * other`. */
   multiply(other: ColumnLike): Column {
     return this.binary('*', other);

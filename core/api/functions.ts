@@ -7,6 +7,7 @@ import { InvalidOptionError } from '../errors.js';
 import type { AggregateFunctionName, Expression, SessionGap } from '../expr/expression.js';
 import { parseDuration, parseFixedInterval } from '../types/duration.js';
 import { Column, type ColumnLike, columnOrName, columnRef, toExpr } from './column.js';
+import { calendarInterval, IntervalType } from '../types/calendar-interval.js';
 import { toLiteral } from './literal.js';
 
 /** A column by name; `'a.b'` reaches into a struct, `'*'` and `'s.*'` expand in select. */
@@ -17,6 +18,16 @@ export function col(name: string): Column {
 /** A literal value. */
 export function lit(value: string | number | boolean | null | Date | Uint8Array): Column {
   return new Column(toLiteral(value));
+}
+
+/**
+ * An interval literal (Spark's calendar interval: months, days, microseconds), read as Spark reads
+ * interval strings: `interval('1 hour')`, `interval('1 month 2 days')`,
+ * `interval("INTERVAL '1 10:30' DAY TO MINUTE")`. Add it to or subtract it from a timestamp:
+ * `col('impressionTime').plus(interval('1 hour'))`.
+ */
+export function interval(text: string): Column {
+  return new Column({ kind: 'literal', value: calendarInterval(text), dataType: IntervalType });
 }
 
 /** Starts a `CASE WHEN` chain: `when(cond, value).when(...).otherwise(...)`. */

@@ -22,6 +22,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SinkError } from '../errors.js';
 import type { DataType, StructType } from '../types/data-types.js';
+import { type CalendarInterval, intervalText } from '../types/calendar-interval.js';
 import type { Row } from '../types/row.js';
 import { formatDate, MICROS } from '../types/timestamp-text.js';
 
@@ -89,6 +90,8 @@ function valueEncoder(
       return (v) => ({ S: formatDate(v as number) });
     case 'binary':
       return (v) => ({ B: v as Uint8Array });
+    case 'interval':
+      return (v) => ({ S: intervalText(v as CalendarInterval) });
     case 'null':
       return () => NULL;
     case 'array': {

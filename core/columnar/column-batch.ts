@@ -104,6 +104,7 @@ export function columnKindOf(t: DataType): Column['kind'] {
     case 'struct':
       return 'struct';
     case 'binary':
+    case 'interval':
     case 'array':
     case 'map':
     case 'null':

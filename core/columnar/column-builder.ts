@@ -57,6 +57,7 @@ export function columnBuilder(t: DataType, capacity = 1024): ColumnBuilder {
     case 'struct':
       return new StructBuilder(t, capacity);
     case 'binary':
+    case 'interval':
     case 'array':
     case 'map':
     case 'null':

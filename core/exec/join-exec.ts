@@ -31,7 +31,7 @@ import {
 import type { RowOperator } from './row-adapter-exec.js';
 
 /** Builds an output row from a left and a right row; the missing side of an outer join is null. */
-type RowCombiner = (left: Row | null, right: Row | null) => Row;
+export type RowCombiner = (left: Row | null, right: Row | null) => Row;
 
 /** Runs a Join node. */
 export class JoinExec implements RowOperator {
@@ -46,17 +46,7 @@ export class JoinExec implements RowOperator {
     clock: BatchClock,
   ) {
     this.joinType = node.joinType;
-    const leftNulls = node.left.schema.fields.map(() => null);
-    const rightNulls = node.right.schema.fields.map(() => null);
-    const concat: RowCombiner = (l, r) => [...(l ?? leftNulls), ...(r ?? rightNulls)];
-    if (node.usingColumns) {
-      const positions = usingColumnPositions(node, node.usingColumns);
-      this.keys = usingKeys(positions);
-      this.combine = usingCombiner(positions, node, concat);
-    } else {
-      this.keys = conditionKeys(node, clock);
-      this.combine = concat;
-    }
+    ({ keys: this.keys, combine: this.combine } = joinKeysAndCombiner(node, clock));
   }
 
   produce(ctx: ExecutionContext, consume: RowConsumer): void {
@@ -121,8 +111,24 @@ export class JoinExec implements RowOperator {
   }
 }
 
+/**
+ * The keys a join looks rows up by and how it builds its output rows: from the condition, or from
+ * the `usingColumns` (each kept once).
+ */
+export function joinKeysAndCombiner(
+  node: Join,
+  clock: BatchClock,
+): { keys: JoinKeys; combine: RowCombiner } {
+  const leftNulls = node.left.schema.fields.map(() => null);
+  const rightNulls = node.right.schema.fields.map(() => null);
+  const concat: RowCombiner = (l, r) => [...(l ?? leftNulls), ...(r ?? rightNulls)];
+  if (!node.usingColumns) return { keys: conditionKeys(node, clock), combine: concat };
+  const positions = usingColumnPositions(node, node.usingColumns);
+  return { keys: usingKeys(positions), combine: usingCombiner(positions, node, concat) };
+}
+
 /** The encoded key of a row, or undefined when a null in a non-null-safe key rules out every match. */
-function hashKey(
+export function hashKey(
   row: Row,
   keys: readonly Evaluator[],
   nullSafe: readonly boolean[],

@@ -1,6 +1,7 @@
 /**
  * Physical planning: turns a logical plan into runnable operators, choosing the streaming variant of
- * stateful operators when the plan runs as a micro-batch. Scan, project, filter, watermark and the
+ * stateful operators when the plan runs as a micro-batch (a streaming aggregation, a join of two
+ * streams). Scan, project, filter, watermark and the
  * aggregates run on column batches; the other operators are row operators behind the row adapter. Stateful operators and watermarks get ids
  * from their position in a fixed traversal, so the same query gets the same ids after a restart and
  * finds its state again.
@@ -23,6 +24,7 @@ import { SortExec } from './sort-exec.js';
 import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
 import { StatefulDeduplicateExec } from './stateful-deduplicate-exec.js';
 import { StatefulSessionWindowAggregateExec } from './stateful-session-window-aggregate-exec.js';
+import { StreamingSymmetricHashJoinExec } from './streaming-symmetric-hash-join-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
@@ -122,11 +124,27 @@ export function planPhysical(
       }
       case 'union':
         return new RowAdapterExec(node.schema, new UnionExec(node.inputs.map(build)));
-      case 'join':
-        return new RowAdapterExec(
-          node.schema,
-          new JoinExec(node, build(node.left), build(node.right), clock),
+      case 'join': {
+        if (!streaming || !node.left.isStreaming || !node.right.isStreaming) {
+          return new RowAdapterExec(
+            node.schema,
+            new JoinExec(node, build(node.left), build(node.right), clock),
+          );
+        }
+        const left = buildCollecting(node.left);
+        const right = buildCollecting(node.right);
+        const op = new StreamingSymmetricHashJoinExec(
+          statefulOperators.length,
+          node,
+          left.operator,
+          right.operator,
+          clock,
         );
+        statefulOperators.push(op);
+        watermarkInputs.push([...left.collected, ...right.collected]);
+        inputs.push({ kind: 'stateful', operatorId: op.operatorId });
+        return op;
+      }
       case 'sort':
         return new RowAdapterExec(node.schema, new SortExec(node, build(node.input), clock));
       case 'limit':

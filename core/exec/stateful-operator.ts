@@ -31,4 +31,17 @@ export interface StatefulOperator extends PhysicalOperator {
     lastMicros: number | undefined,
     nextMicros: number | undefined,
   ): boolean;
+  /**
+   * The watermark of the operator's output, given its input watermark, for the operators above it;
+   * without this method the output carries the input watermark on (an aggregation emits under it).
+   */
+  outputWatermark?(inputMicros: number | undefined): number | undefined;
+}
+
+/** The watermark `op` emits for the operators above it, given its input watermark. */
+export function outputWatermarkOf(
+  op: StatefulOperator,
+  inputMicros: number | undefined,
+): number | undefined {
+  return op.outputWatermark ? op.outputWatermark(inputMicros) : inputMicros;
 }

@@ -15,6 +15,7 @@ import {
 } from '../types/data-types.js';
 import type { BoundExpression } from './bound-expression.js';
 import { castFunction } from './cast.js';
+import { bindIntervalArithmetic, isIntervalArithmetic } from './interval-arithmetic.js';
 import type { BinaryOperator } from './expression.js';
 import { binaryKernel, type BinaryRule } from './kernels/binary-kernel.js';
 import { kernelOf } from './kernels/generic-kernel.js';
@@ -42,6 +43,9 @@ export function bindBinary(
       );
     case '+':
     case '-':
+      return isIntervalArithmetic(op, left, right)
+        ? bindIntervalArithmetic(op, left, right)
+        : bindArithmetic(op, left, right);
     case '*':
     case '%':
       return bindArithmetic(op, left, right);

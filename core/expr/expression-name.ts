@@ -2,6 +2,7 @@
  * The output column name Spark gives an unaliased expression: `category`, `count(1)`, `lower(name)`,
  * `(a + b)`, `window`.
  */
+import { type CalendarInterval, intervalText } from '../types/calendar-interval.js';
 import type { Expression } from './expression.js';
 
 /** The default output name of an expression. */
@@ -10,7 +11,10 @@ export function expressionName(e: Expression): string {
     case 'column':
       return e.path[e.path.length - 1];
     case 'literal':
-      return e.value === null ? 'NULL' : String(e.value);
+      if (e.value === null) return 'NULL';
+      return e.dataType.kind === 'interval'
+        ? `INTERVAL '${intervalText(e.value as CalendarInterval)}'`
+        : String(e.value);
     case 'alias':
       return e.name;
     case 'binary':

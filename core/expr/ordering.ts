@@ -2,6 +2,8 @@
  * Total order and equality over engine values of one type, as SQL's comparison and ORDER BY use them.
  * Nulls are handled by callers (SQL comparison with a null is null; sorting places nulls explicitly).
  */
+import { AnalysisError } from '../errors.js';
+import { isCalendarInterval } from '../types/calendar-interval.js';
 import type { DataType } from '../types/data-types.js';
 
 /** A comparator for non-null values of one type: negative, zero or positive. */
@@ -38,6 +40,10 @@ export function comparatorFor(t: DataType): Comparator {
         return 0;
       };
     }
+    case 'interval':
+      throw new AnalysisError(
+        'Intervals have no order (a month has no fixed number of days), as in Spark: compare or sort by a timestamp the interval is added to instead.',
+      );
     case 'map':
     case 'null':
       return () => 0;
@@ -53,6 +59,9 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((v, i) => nullableEqual(v, b[i]));
+  }
+  if (isCalendarInterval(a) && isCalendarInterval(b)) {
+    return a.months === b.months && a.days === b.days && a.micros === b.micros;
   }
   if (a instanceof Map && b instanceof Map) {
     if (a.size !== b.size) return false;

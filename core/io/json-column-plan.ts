@@ -227,6 +227,7 @@ function atomicDecoder(t: DataType, slot: number, read: boolean): ValueDecoder {
         setNumber(slots, slot, Math.floor(timestampAt(cursor) / MICROS.day));
       };
     case 'binary':
+    case 'interval':
     case 'null':
     case 'array':
     case 'map':

@@ -29,6 +29,7 @@ import {
   type StructType,
   typeName,
 } from '../types/data-types.js';
+import { type CalendarInterval, intervalText } from '../types/calendar-interval.js';
 import type { Row } from '../types/row.js';
 import {
   formatDate,
@@ -144,6 +145,8 @@ function readerFor(t: DataType, path: string): JsonReader {
         typeof v === 'string' && BASE64.test(v)
           ? new Uint8Array(Buffer.from(v, 'base64'))
           : fail(v);
+    case 'interval':
+      return fail;
     case 'null':
       return () => null;
     case 'array':
@@ -250,6 +253,8 @@ export function compileJsonWriter(type: DataType): JsonWriter {
         const bytes = v as Uint8Array;
         return `"${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}"`;
       };
+    case 'interval':
+      return (v) => JSON.stringify(intervalText(v as CalendarInterval));
     case 'null':
       return () => 'null';
     case 'array':

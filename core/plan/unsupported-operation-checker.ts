@@ -7,6 +7,7 @@ import { UnsupportedOperationError } from '../errors.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import type { OutputMode } from '../sinks/sink.js';
+import { joinStateEviction } from './join-state-watermark.js';
 import {
   type Aggregate,
   allNodes,
@@ -42,6 +43,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
   checkOperatorsAboveAggregation(plan, aggregates, mode);
   checkChainedStatefulOperators(plan, mode);
   for (const node of allNodes(plan)) checkNode(node, mode);
+  checkStatefulOperatorsAboveJoins(plan, mode);
 }
 
 /**
@@ -209,9 +211,8 @@ function checkJoin(node: Join, mode: OutputMode): void {
   // A join of two static DataFrames inside a streaming query is an ordinary batch join.
   if (!left.isStreaming && !right.isStreaming) return;
   if (left.isStreaming && right.isStreaming) {
-    throw new UnsupportedOperationError(
-      `Stream-stream joins are not supported yet (operator: join ${joinType}, mode: ${mode}); join the stream with a static DataFrame.`,
-    );
+    checkStreamStreamJoin(node, mode);
+    return;
   }
   const streamOnLeft = left.isStreaming;
   const allowed = streamOnLeft
@@ -223,4 +224,91 @@ function checkJoin(node: Join, mode: OutputMode): void {
         'the static side cannot know which stream rows will never arrive. Use inner, or an outer join that preserves the streaming side.',
     );
   }
+}
+
+/** Spark's names of the join types in its messages. */
+const JOIN_NAMES: Record<Join['joinType'], string> = {
+  inner: 'Inner',
+  left: 'LeftOuter',
+  right: 'RightOuter',
+  full: 'FullOuter',
+  left_semi: 'LeftSemi',
+  left_anti: 'LeftAnti',
+};
+
+/**
+ * Spark's rules for a join of two streams: append mode only; inner joins always (without a
+ * watermark their state grows without bound); outer and semi joins only when the watermark can
+ * evict the side whose unmatched rows they emit (a left semi join's left side), since those rows
+ * are emitted when no match can come any more: a watermark on a join key, or a watermark on the
+ * other side with a time range that bounds the preserved side's time. Left anti joins are refused.
+ * A stateful operator above or below the join is refused too: chains are not supported yet.
+ */
+function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
+  const name = JOIN_NAMES[node.joinType];
+  if (mode !== 'append') {
+    throw new UnsupportedOperationError(
+      `Join between two streaming DataFrames is not supported in ${mode} output mode, only in append output mode (operator: join ${name}).`,
+    );
+  }
+  if (node.joinType === 'left_anti') {
+    throw new UnsupportedOperationError(
+      `${name} join between two streaming DataFrames is not supported (mode: ${mode}); use a left outer join and keep the rows whose right side is null.`,
+    );
+  }
+  const eviction = joinStateEviction(node);
+  const evicts = (side: 'left' | 'right') =>
+    eviction.key !== undefined || eviction[side] !== undefined;
+  const needs: ('left' | 'right')[] =
+    node.joinType === 'full'
+      ? ['left', 'right']
+      : node.joinType === 'right'
+        ? ['right']
+        : node.joinType === 'inner'
+          ? []
+          : ['left'];
+  const missing = needs.filter((side) => !evicts(side));
+  if (missing.length > 0)
+    throw new UnsupportedOperationError(missingBoundMessage(name, missing, mode));
+  const stateful = allNodes(node)
+    .slice(1)
+    .find((n) => (n.kind === 'aggregate' && n.isStreaming) || isStreamStreamJoin(n));
+  if (stateful) {
+    throw new UnsupportedOperationError(
+      `A stream-stream join over another stateful operator (${stateful.kind === 'join' ? 'a stream-stream join' : 'a streaming aggregation'}) is not supported yet (operator: join ${name}, mode: ${mode}); write the inner result to a sink and read it as a stream.`,
+    );
+  }
+}
+
+/** An aggregation or a join over a join of two streams: a chain, not supported yet. */
+function checkStatefulOperatorsAboveJoins(plan: LogicalPlan, mode: OutputMode): void {
+  for (const node of allNodes(plan)) {
+    const stateful = (node.kind === 'aggregate' && node.isStreaming) || isStreamStreamJoin(node);
+    if (!stateful || !allNodes(node).slice(1).some(isStreamStreamJoin)) continue;
+    throw new UnsupportedOperationError(
+      `A ${node.kind === 'join' ? 'stream-stream join' : 'streaming aggregation'} over a stream-stream join is not supported yet (mode: ${mode}); write the join's result to a sink and read it as a stream.`,
+    );
+  }
+}
+
+function isStreamStreamJoin(n: LogicalPlan): boolean {
+  return n.kind === 'join' && n.left.isStreaming && n.right.isStreaming;
+}
+
+/** What a join needs so that the watermark can evict `missing` sides, in Spark's words and ours. */
+function missingBoundMessage(
+  name: string,
+  missing: readonly ('left' | 'right')[],
+  mode: OutputMode,
+): string {
+  const other = (side: 'left' | 'right') => (side === 'left' ? 'right' : 'left');
+  const wants = missing.map(
+    (side) =>
+      `a watermark on the ${other(side)} side and a range condition bounding the ${side} side's event time by it (e.g. ${side === 'left' ? 'leftTime >= rightTime - interval' : 'rightTime >= leftTime - interval'})`,
+  );
+  return (
+    `Stream-stream ${name} join between two streaming DataFrames is not supported without a watermark in the join keys, or ${wants.join(', and ')} (mode: ${mode}): ` +
+    `the ${missing.join(' and ')} side's rows are emitted only once the watermark guarantees that no match can come. ` +
+    'Add withWatermark on both sides and join on an event-time range or on equal windows.'
+  );
 }

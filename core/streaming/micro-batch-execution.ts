@@ -38,6 +38,7 @@ import { CheckpointError } from '../errors.js';
 import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
+import { outputWatermarkOf } from '../exec/stateful-operator.js';
 import {
   allNodes,
   type LogicalPlan,
@@ -406,7 +407,13 @@ export class MicroBatchExecution {
     const eventTimeMax = new Map<number, number>();
     // every watermark node emits the query's watermark in force, as in Spark
     const nodeWatermark = () => intent.watermarkMicros ?? undefined;
-    const watermarks = operatorWatermarks(this.physical.watermarkInputs, nodeWatermark);
+    const outputWatermark = (id: number, input: number | undefined) =>
+      outputWatermarkOf(this.physical.statefulOperators[id], input);
+    const watermarks = operatorWatermarks(
+      this.physical.watermarkInputs,
+      nodeWatermark,
+      outputWatermark,
+    );
     const lateRows = lateRowWatermarks(
       this.physical.watermarkInputs,
       nodeWatermark,
@@ -414,6 +421,7 @@ export class MicroBatchExecution {
       operatorWatermarks(
         this.physical.watermarkInputs,
         () => committedIntent?.watermarkMicros ?? undefined,
+        outputWatermark,
       ),
     );
     const stores = state

@@ -9,6 +9,8 @@
  *   with their input expressions, each with its output type;
  * - each streaming deduplication: which kind (`dedupe`, `dedupeWithinWatermark`) and its key
  *   columns with their types;
+ * - each join of two streams: its type, its condition (the keys and the time bounds) and the
+ *   schema of the rows each side keeps;
  * - each watermark's event-time column. The delay is left out: as in Spark, it only decides how far
  *   the watermark trails the events, which a restart may change;
  * - the state partition count.
@@ -20,7 +22,8 @@
 import { CheckpointError } from '../errors.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
 import type { Expression } from '../expr/expression.js';
-import type { Aggregate, Deduplicate, LogicalPlan, Watermark } from '../plan/logical-plan.js';
+import { expressionName } from '../expr/expression-name.js';
+import type { Aggregate, Deduplicate, Join, LogicalPlan, Watermark } from '../plan/logical-plan.js';
 import { typeName } from '../types/data-types.js';
 
 const VERSION = 'v2';
@@ -78,8 +81,8 @@ function firstFormatFingerprint(physical: PhysicalPlan, numStatePartitions: numb
   return `${operators.join('; ') || 'stateless'}; partitions: ${numStatePartitions}`;
 }
 
-/** The streaming nodes that keep state. */
-type StatefulNode = Aggregate | Deduplicate;
+/** The streaming nodes that keep state: aggregations, deduplications, joins of two streams. */
+type StatefulNode = Aggregate | Deduplicate | Join;
 
 /** Stateful nodes and watermarks, children first, as the physical planner numbers them. */
 function statefulNodes(plan: LogicalPlan): {
@@ -92,6 +95,8 @@ function statefulNodes(plan: LogicalPlan): {
     for (const input of inputsOf(node)) visit(input);
     if ((node.kind === 'aggregate' || node.kind === 'deduplicate') && node.isStreaming)
       operators.push(node);
+    if (node.kind === 'join' && node.left.isStreaming && node.right.isStreaming)
+      operators.push(node);
     if (node.kind === 'watermark') watermarks.push(node);
   };
   visit(plan);
@@ -99,7 +104,14 @@ function statefulNodes(plan: LogicalPlan): {
 }
 
 function operatorText(node: StatefulNode): string {
-  return node.kind === 'aggregate' ? aggregateText(node) : deduplicateText(node);
+  switch (node.kind) {
+    case 'aggregate':
+      return aggregateText(node);
+    case 'deduplicate':
+      return deduplicateText(node);
+    case 'join':
+      return joinText(node);
+  }
 }
 
 /** `dedupe(keys: user: string, ts: timestamp)`. */
@@ -109,6 +121,19 @@ function deduplicateText(node: Deduplicate): string {
     return `${f.name}: ${typeName(f.dataType)}`;
   });
   return `${node.withinWatermark ? 'dedupeWithinWatermark' : 'dedupe'}(keys: ${keys.join(', ')})`;
+}
+
+/**
+ * `join(left_outer on ((a = b) AND (t >= (u - 1 hours))); left: struct<...>; right: struct<...>)`:
+ * the join type, its keys and time bounds, and the rows each side holds in state.
+ */
+function joinText(node: Join): string {
+  const on = node.usingColumns
+    ? `using ${node.usingColumns.join(', ')}`
+    : node.condition
+      ? expressionText(node.condition)
+      : 'true';
+  return `join(${node.joinType} on ${on}; left: ${typeName(node.left.schema)}; right: ${typeName(node.right.schema)})`;
 }
 
 function inputsOf(node: LogicalPlan): readonly LogicalPlan[] {
@@ -140,7 +165,9 @@ function expressionText(e: Expression): string {
     case 'column':
       return e.path.join('.');
     case 'literal':
-      return `${String(e.value)}:${typeName(e.dataType)}`;
+      return e.dataType.kind === 'interval'
+        ? expressionName(e)
+        : `${String(e.value)}:${typeName(e.dataType)}`;
     case 'alias':
       return `${expressionText(e.child)} AS ${e.name}`;
     case 'binary':

@@ -7,7 +7,9 @@
  * watermark nodes beneath it and the outputs of the stateful operators beneath it. An operator with
  * nothing beneath it has no watermark (it neither drops late rows nor evicts on event time). A
  * streaming aggregation's output carries its input watermark on, so in a chain of stateful operators
- * each one sees the minimum over everything beneath it.
+ * each one sees the minimum over everything beneath it; a stream-stream join's output carries the
+ * lower of its two sides' state watermarks (rows still in its state may yet be emitted), as in
+ * Spark 3.5.
  *
  * An operator drops input rows as late against a second watermark (`lateRowWatermarks`): rows from
  * a watermark node are late at or below the watermark in force, but rows from a stateful operator
@@ -26,18 +28,32 @@ import { ExecutionError } from '../errors.js';
 export function operatorWatermarks(
   watermarkInputs: readonly (readonly WatermarkInput[])[],
   nodeWatermark: (watermarkId: number) => number | undefined,
+  outputWatermark: OutputWatermark = (_, inputMicros) => inputMicros,
 ): (number | undefined)[] {
   const result: (number | undefined)[] = [];
+  const outputs: (number | undefined)[] = [];
   watermarkInputs.forEach((inputs, operatorId) => {
     const values = inputs
-      .map((input) => inputWatermark(input, operatorId, result, nodeWatermark))
+      .map((input) => inputWatermark(input, operatorId, outputs, nodeWatermark))
       .filter((w): w is number => w !== undefined);
-    result.push(values.length === 0 ? undefined : Math.min(...values));
+    const input = values.length === 0 ? undefined : Math.min(...values);
+    result.push(input);
+    outputs.push(outputWatermark(operatorId, input));
   });
   return result;
 }
 
-/** What one input feeds operator `operatorId`; operators beneath it come first in plan order. */
+/**
+ * The watermark stateful operator `operatorId` emits given its input watermark
+ * (StatefulOperator.outputWatermark): an aggregation carries its input on; a stream-stream join
+ * emits the lower of its sides' state watermarks.
+ */
+export type OutputWatermark = (
+  operatorId: number,
+  inputMicros: number | undefined,
+) => number | undefined;
+
+/** What one input feeds operator `operatorId` (`done`: the outputs of the operators beneath it, first in plan order). */
 function inputWatermark(
   input: WatermarkInput,
   operatorId: number,
@@ -50,7 +66,6 @@ function inputWatermark(
       `Internal error: stateful operator ${operatorId} is fed by operator ${input.operatorId}, which is not beneath it in plan order.`,
     );
   }
-  // a streaming aggregation emits under its input watermark
   return done[input.operatorId];
 }
 

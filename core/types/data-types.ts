@@ -22,6 +22,7 @@ export type AtomicType =
   | { readonly kind: 'timestamp' }
   | { readonly kind: 'date' }
   | { readonly kind: 'binary' }
+  | { readonly kind: 'interval' }
   | { readonly kind: 'null' };
 
 /** An ordered list of elements of one type. */

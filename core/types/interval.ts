@@ -18,6 +18,13 @@ export interface Interval {
   readonly micros: number;
 }
 
+/** An interval in Spark's three fields: months, days, and microseconds below a day. */
+export interface IntervalParts {
+  readonly months: number;
+  readonly days: number;
+  readonly micros: number;
+}
+
 /** What a month counts when a delay must be one duration (Spark's IntervalUtils.getDuration). */
 const DAYS_PER_MONTH = 31;
 
@@ -40,6 +47,9 @@ const UNIT_MICROS: Record<string, number> = {
 
 const UNIT_MONTHS: Record<string, number> = { month: 1, year: 12 };
 
+/** Whole days and weeks count as days (a fraction of one is kept as microseconds, as Spark does). */
+const UNIT_DAYS: Record<string, number> = { day: 1, d: 1, week: 7 };
+
 /** One `<value> <unit>` of a unit list; the value may be quoted and signed inside and outside. */
 const UNIT_PART = /\s*([+-]?)\s*(?:'([+-]?\d+(?:\.\d+)?)'|(\d+(?:\.\d+)?))\s*([a-z]+)\s*/iy;
 
@@ -59,6 +69,16 @@ const DAY_TIME_FIELDS = [
  * `parseInterval('10 minuts', 'window duration')` fails naming "window duration".
  */
 export function parseInterval(text: string, what: string): Interval {
+  const { months, days, micros } = parseIntervalParts(text, what);
+  return { months, micros: days * MICROS.day + micros };
+}
+
+/**
+ * Parses an interval string into Spark's three fields (CalendarInterval): months, days and
+ * microseconds, days kept apart from the units below them (`'1 day'` is 1 day, `'24 hours'` is
+ * 24 hours), as a `timestamp + interval` reads them.
+ */
+export function parseIntervalParts(text: string, what: string): IntervalParts {
   const trimmed = text.trim();
   const literal = /^interval\s+(.*)$/is.exec(trimmed);
   const interval = literal ? parseIntervalLiteral(literal[1]) : parseUnitList(trimmed);
@@ -79,7 +99,7 @@ export function intervalMicros(interval: Interval): number {
 }
 
 /** The body of an `INTERVAL ...` literal: unit-to-unit, one quoted unit list, or a unit list. */
-function parseIntervalLiteral(body: string): Interval | undefined {
+function parseIntervalLiteral(body: string): IntervalParts | undefined {
   const unitToUnit = UNIT_TO_UNIT.exec(body.trim());
   if (unitToUnit) {
     const [, sign, value, from, to] = unitToUnit;
@@ -90,8 +110,9 @@ function parseIntervalLiteral(body: string): Interval | undefined {
   return parseUnitList(quoted ? quoted[1] : body);
 }
 
-function parseUnitList(text: string): Interval | undefined {
+function parseUnitList(text: string): IntervalParts | undefined {
   let months = 0;
+  let days = 0;
   let micros = 0;
   let parts = 0;
   UNIT_PART.lastIndex = 0;
@@ -104,6 +125,8 @@ function parseUnitList(text: string): Interval | undefined {
     if (unit in UNIT_MONTHS) {
       if (!Number.isInteger(value)) return undefined; // a month has no fraction
       months += value * UNIT_MONTHS[unit];
+    } else if (unit in UNIT_DAYS && Number.isInteger(value)) {
+      days += value * UNIT_DAYS[unit];
     } else if (unit in UNIT_MICROS) {
       micros += value * UNIT_MICROS[unit];
     } else {
@@ -111,7 +134,7 @@ function parseUnitList(text: string): Interval | undefined {
     }
     parts++;
   }
-  return parts > 0 ? { months, micros: Math.round(micros) } : undefined;
+  return parts > 0 ? { months, days, micros: Math.round(micros) } : undefined;
 }
 
 /** A unit name without its plural `s` (`minutes`, `years`), abbreviations kept (`ms`, `s`). */
@@ -120,12 +143,12 @@ function unitName(unit: string): string {
 }
 
 /** `'1-6' YEAR TO MONTH`, or a day-time range such as `'1 10:30' DAY TO MINUTE`. */
-function parseUnitToUnit(value: string, from: string, to: string): Interval | undefined {
+function parseUnitToUnit(value: string, from: string, to: string): IntervalParts | undefined {
   if (from === 'year' && to === 'month') {
     const m = /^([+-]?)(\d+)-(\d+)$/.exec(value);
     if (!m || Number(m[3]) > 11) return undefined;
     const months = Number(m[2]) * 12 + Number(m[3]);
-    return { months: m[1] === '-' ? -months : months, micros: 0 };
+    return { months: m[1] === '-' ? -months : months, days: 0, micros: 0 };
   }
   const first = DAY_TIME_FIELDS.findIndex((f) => f.name === from);
   const last = DAY_TIME_FIELDS.findIndex((f) => f.name === to);
@@ -141,10 +164,16 @@ function parseUnitToUnit(value: string, from: string, to: string): Interval | un
   const values = fields.map((_, i) => Number(m[i + 2]));
   // Only the leading field may exceed its natural range ('25:00' HOUR TO MINUTE is 25 hours).
   if (values.some((v, i) => i > 0 && v >= fields[i].below)) return undefined;
-  const micros = Math.round(values.reduce((sum, v, i) => sum + v * fields[i].micros, 0));
-  return { months: 0, micros: m[1] === '-' ? -micros : micros };
+  const dayCount = fields[0].name === 'day' ? values[0] : 0;
+  const micros = Math.round(
+    values.reduce((sum, v, i) => sum + (fields[i].name === 'day' ? 0 : v * fields[i].micros), 0),
+  );
+  return m[1] === '-'
+    ? { months: 0, days: 0 - dayCount, micros: 0 - micros }
+    : { months: 0, days: dayCount, micros };
 }
 
-function negate(interval: Interval): Interval {
-  return { months: -interval.months, micros: -interval.micros };
+function negate(interval: IntervalParts): IntervalParts {
+  // `0 - x`, not `-x`: an interval never holds a negative zero
+  return { months: 0 - interval.months, days: 0 - interval.days, micros: 0 - interval.micros };
 }

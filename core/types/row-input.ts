@@ -10,6 +10,7 @@
 import { InvalidOptionError } from '../errors.js';
 import type { DataType, StructType } from './data-types.js';
 import { typeName } from './data-types.js';
+import { isCalendarInterval } from './calendar-interval.js';
 import type { Row, RowObject } from './row.js';
 
 /** Converts one value found at `path` (`a`, `s.b`, `tags[2]`, `m['k']`) of the row being checked. */
@@ -89,6 +90,8 @@ function nonNullInput(t: DataType): ValueInput {
       return typed('binary (a Uint8Array)', (v) => v instanceof Uint8Array);
     case 'null':
       return typed('null (void)', () => false);
+    case 'interval':
+      return typed('an interval ({ months, days, micros }, whole numbers)', isCalendarInterval);
     case 'timestamp':
       return datetimeInput(
         'a timestamp (a Date or microseconds since the epoch)',

@@ -501,9 +501,9 @@ describe('a stream-static join', () => {
     }
   });
 
-  it('rejects a join of two streams at start', async () => {
-    await expect(start(stream().join(stream(), 'user'))).rejects.toThrow(
-      /Stream-stream joins are not supported/,
+  it('rejects an outer join of two streams without watermarks at start', async () => {
+    await expect(start(stream().join(stream(), 'user', 'left'))).rejects.toThrow(
+      /Stream-stream LeftOuter join between two streaming DataFrames is not supported without a watermark/,
     );
   });
 

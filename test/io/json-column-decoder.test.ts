@@ -315,6 +315,7 @@ function validJson(t: DataType, strict: boolean): fc.Arbitrary<string> {
         .map((b) => JSON.stringify(Buffer.from(b).toString('base64')));
       return strict ? valid : fc.oneof(valid, fc.constantFrom('"abc"', '"!!!!"'));
     }
+    case 'interval':
     case 'null':
       return anyJson;
     case 'array':

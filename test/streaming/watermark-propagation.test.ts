@@ -1,11 +1,21 @@
 /**
  * Per-operator watermarks, propagated through the physical plan's structure as Spark does: a
  * stateful operator's watermark is the minimum over the watermark nodes and the stateful operators
- * beneath it. The plans here are planned, not started (a stream-stream join is still refused when
- * a query starts). Rows from an operator beneath are late only below its previous watermark.
+ * beneath it; a stream-stream join's output carries the lower of its sides' state watermarks. The
+ * plans here are planned, not started (a chain with a stream-stream join is still refused when a
+ * query starts). Rows from an operator beneath are late only below its previous watermark.
  */
 import { describe, expect, it } from 'vitest';
-import { col, count, type DataFrame, SluiceSession, window } from '../../core/index.js';
+import {
+  col,
+  type Column,
+  count,
+  type DataFrame,
+  interval,
+  SluiceSession,
+  window,
+} from '../../core/index.js';
+import { outputWatermarkOf } from '../../core/exec/stateful-operator.js';
 import { planPhysical, type WatermarkInput } from '../../core/exec/physical-planner.js';
 import {
   lateRowWatermarks,
@@ -14,6 +24,8 @@ import {
 import { at, clickSchema } from '../support/events.js';
 
 const session = new SluiceSession();
+const MINUTE = 60_000_000;
+const HOUR = 60 * MINUTE;
 
 function clicks(delay: string): DataFrame {
   return session.readStream.memory(session.memoryStream(clickSchema)).withWatermark('ts', delay);
@@ -61,13 +73,15 @@ describe('watermark propagation', () => {
         );
         return windowedCount(left.join(right, col('category').eq(col('c'))));
       },
+      // the join of two streams is a stateful operator of its own, beneath the aggregation
       inputs: [
         [
           { kind: 'watermark', watermarkId: 0 },
           { kind: 'watermark', watermarkId: 1 },
         ],
+        [{ kind: 'stateful', operatorId: 0 }],
       ],
-      watermarks: [emitted[1]],
+      watermarks: [emitted[1], emitted[1]],
     },
     {
       plan: 'a chain of two aggregations over a union: the second sees what the first emits under',
@@ -100,6 +114,58 @@ describe('watermark propagation', () => {
     const physical = planPhysical(query().plan, true, { batchTimestampMicros: 0 });
     expect(physical.watermarkInputs).toEqual(inputs);
     expect(operatorWatermarks(physical.watermarkInputs, (id) => emitted[id])).toEqual(watermarks);
+  });
+
+  describe("a stream-stream join's output watermark, for the operators above it", () => {
+    const left = () => clicks('10 minutes');
+    const right = () =>
+      clicks('5 minutes').select(
+        col('ts').alias('seen'),
+        col('category').alias('c'),
+        col('user').alias('u'),
+      );
+    const sameCategory = col('category').eq(col('c'));
+    const joinCases: ReadonlyArray<{
+      readonly condition: string;
+      readonly on: () => Column;
+      readonly output: number;
+    }> = [
+      {
+        // ts >= seen - 1 hour: the left side evicts at W - 1 hour; ts <= seen + 10 minutes: the right at W - 10 minutes
+        condition: 'a range on both sides: the lower of the two state watermarks',
+        on: () =>
+          sameCategory.and(
+            col('ts').between(
+              col('seen').minus(interval('1 hour')),
+              col('seen').plus(interval('10 minutes')),
+            ),
+          ),
+        output: emitted[1] - HOUR,
+      },
+      {
+        condition: 'a range bounding the right side only: its state watermark',
+        on: () => sameCategory.and(col('ts').leq(col('seen').plus(interval('10 minutes')))),
+        output: emitted[1] - 10 * MINUTE,
+      },
+      {
+        condition: 'keys alone: the input watermark',
+        on: () => sameCategory,
+        output: emitted[1],
+      },
+    ];
+
+    it.each(joinCases)('with $condition', ({ on, output }) => {
+      const query = windowedCount(left().join(right(), on()));
+      const physical = planPhysical(query.plan, true, { batchTimestampMicros: 0 });
+      const operators = physical.statefulOperators;
+      expect(operators.map((o) => o.operatorName)).toEqual(['symmetricHashJoin', 'stateStoreSave']);
+      const watermarks = operatorWatermarks(
+        physical.watermarkInputs,
+        (id) => emitted[id],
+        (id, input) => outputWatermarkOf(operators[id], input),
+      );
+      expect(watermarks).toEqual([emitted[1], output]);
+    });
   });
 
   it("gives today's single stateful operator the query's watermark when every node emits it", () => {

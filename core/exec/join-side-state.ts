@@ -1,0 +1,74 @@
+/**
+ * One side of a stream-stream join in its state store, for one batch: under each encoded join key
+ * the side's rows with that key, each with its "matched" flag (whether it has joined a row of the
+ * other side yet: an outer join emits a row with nulls only for a row that never matched).
+ *
+ * One entry per join key, holding the key's rows, keeps a probe to one read and the state's files
+ * to the keys a batch changed; a key usually holds few rows (an ad impression, its clicks), so
+ * rewriting its list when a row is added costs little. (Spark splits a key's rows over two stores,
+ * a count per key and one entry per row, which suits keys with very many rows.)
+ *
+ * Values loaded from the store belong to the loaded version, which a re-run may read again, so
+ * they are never changed in place: a change makes a new list, kept here until `flush` writes each
+ * changed key once.
+ */
+import type { StateStore } from '../state/state-store.js';
+import type { Row } from '../types/row.js';
+
+/** A row held in a join's state and whether it has matched (1) or not yet (0). */
+export type JoinStateEntry = readonly [row: Row, matched: 0 | 1];
+
+/** One side's rows by join key, for one batch. */
+export class JoinSideState {
+  private readonly changed = new Map<string, readonly JoinStateEntry[]>();
+
+  constructor(private readonly store: StateStore) {}
+
+  /** The rows held under `key`, this batch's changes included. */
+  rows(key: string): readonly JoinStateEntry[] {
+    return this.changed.get(key) ?? (this.store.get(key) as JoinStateEntry[] | undefined) ?? [];
+  }
+
+  /** Adds a row under `key`. */
+  append(key: string, row: Row, matched: boolean): void {
+    this.changed.set(key, [...this.rows(key), [row, matched ? 1 : 0]]);
+  }
+
+  /** Marks the rows at `positions` of `key`'s list as matched. */
+  markMatched(key: string, positions: readonly number[]): void {
+    const rows = this.rows(key);
+    if (positions.every((i) => rows[i][1] === 1)) return;
+    const marked = new Set(positions);
+    this.changed.set(
+      key,
+      rows.map((e, i) => (marked.has(i) && e[1] === 0 ? [e[0], 1] : e)),
+    );
+  }
+
+  /** Writes every key this batch changed, once. */
+  flush(): void {
+    for (const [key, rows] of this.changed) this.store.put(key, rows);
+    this.changed.clear();
+  }
+
+  /**
+   * Removes the rows `expired` says can match nothing more (after `flush`), and returns them.
+   * A key left with no rows is removed.
+   */
+  evict(expired: (row: Row) => boolean): JoinStateEntry[] {
+    const removed: JoinStateEntry[] = [];
+    const rewrites: [string, readonly JoinStateEntry[]][] = [];
+    for (const [key, value] of this.store.entries()) {
+      const rows = value as readonly JoinStateEntry[];
+      const kept = rows.filter((e) => !expired(e[0]));
+      if (kept.length === rows.length) continue;
+      removed.push(...rows.filter((e) => expired(e[0])));
+      rewrites.push([key, kept]);
+    }
+    for (const [key, kept] of rewrites) {
+      if (kept.length === 0) this.store.remove(key);
+      else this.store.put(key, kept);
+    }
+    return removed;
+  }
+}

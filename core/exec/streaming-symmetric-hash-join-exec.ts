@@ -1,0 +1,258 @@
+/**
+ * A stream-stream join (Spark's StreamingSymmetricHashJoinExec): both sides keep their rows in state,
+ * so each new row meets every row of the other side exactly once, whichever batch either arrives in.
+ *
+ * Per batch, with W this operator's watermark in force (the minimum over both inputs):
+ * 1. drop late rows: on a side with a watermarked column, rows whose event time is <= W; counted.
+ * 2. new left rows join the right side's state (rows of earlier batches), then join the left state.
+ * 3. new right rows join the left state, which now holds this batch's left rows too: so new left
+ *    rows meet new right rows here, once. A row that matches is marked matched, in state as well.
+ * 4. evict, by the state watermark the condition gives each side (plan/join-state-watermark.ts):
+ *    rows that can match no future row leave the state; an outer join emits those of its preserved
+ *    side that never matched, with nulls for the other side.
+ * A new row that can already match nothing more is not stored (an outer join emits it at once when
+ * it did not match). A left semi join emits a left row at its first match and keeps no left row
+ * that matched. A row whose join key has a null matches nothing (SQL `=`).
+ */
+import { rowsToValuesBatch } from '../columnar/batch-rows.js';
+import { ExecutionError } from '../errors.js';
+import type { BatchClock } from '../expr/scope.js';
+import { expressionName } from '../expr/expression-name.js';
+import {
+  eventTimeOf,
+  type EventTimeColumn,
+  joinStateEviction,
+  type JoinStateEviction,
+  watermarkColumn,
+} from '../plan/join-state-watermark.js';
+import type { Join } from '../plan/logical-plan.js';
+import type { OutputMode } from '../sinks/sink.js';
+import { typeName, type StructType } from '../types/data-types.js';
+import type { Row } from '../types/row.js';
+import {
+  countForOperator,
+  type ExecutionContext,
+  type StreamingExecution,
+} from './execution-context.js';
+import { hashKey, joinKeysAndCombiner, type RowCombiner } from './join-exec.js';
+import type { JoinKeys } from './join-keys.js';
+import { JoinSideState } from './join-side-state.js';
+import { collectRows, type BatchConsumer, type PhysicalOperator } from './physical-operator.js';
+import type { StatefulOperator } from './stateful-operator.js';
+
+/** The store of each side: under each join key, that side's rows with their matched flags. */
+const LEFT_STORE = 'left';
+const RIGHT_STORE = 'right';
+
+/** The two sides' state in one batch. */
+interface Sides {
+  readonly left: JoinSideState;
+  readonly right: JoinSideState;
+}
+
+/** A side's rows at or below these event times can match nothing more; undefined: keep them all. */
+interface Expiry {
+  readonly left?: (row: Row) => boolean;
+  readonly right?: (row: Row) => boolean;
+}
+
+/** Runs a Join of two streams as a stateful operator. */
+export class StreamingSymmetricHashJoinExec implements StatefulOperator {
+  readonly operatorName = 'symmetricHashJoin';
+  readonly storeNames = [LEFT_STORE, RIGHT_STORE];
+  readonly stateDescription: string;
+  private readonly joinType: Join['joinType'];
+  private readonly keys: JoinKeys;
+  private readonly combine: RowCombiner;
+  private readonly eviction: JoinStateEviction;
+  private readonly lateColumns: {
+    readonly left?: EventTimeColumn;
+    readonly right?: EventTimeColumn;
+  };
+  private readonly schema: StructType;
+
+  constructor(
+    /** Stable id of this stateful operator (its position in plan order); names its state. */
+    readonly operatorId: number,
+    node: Join,
+    private readonly left: PhysicalOperator,
+    private readonly right: PhysicalOperator,
+    clock: BatchClock,
+  ) {
+    this.joinType = node.joinType;
+    ({ keys: this.keys, combine: this.combine } = joinKeysAndCombiner(node, clock));
+    this.eviction = joinStateEviction(node);
+    this.lateColumns = {
+      left: watermarkColumn(node.left.schema),
+      right: watermarkColumn(node.right.schema),
+    };
+    this.schema = node.schema;
+    const on = node.usingColumns
+      ? `using ${node.usingColumns.join(', ')}`
+      : node.condition
+        ? expressionName(node.condition)
+        : 'true';
+    this.stateDescription = `join ${node.joinType} on ${on} (left: ${typeName(node.left.schema)}; right: ${typeName(node.right.schema)})`;
+  }
+
+  produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
+    const streaming = ctx.streaming;
+    if (!streaming)
+      throw new ExecutionError('Internal error: a stream-stream join ran outside a stream.');
+    const watermark = streaming.watermarkMicros(this.operatorId);
+    const leftRows = this.dropLate(collectRows(this.left, ctx), 'left', watermark, streaming);
+    const rightRows = this.dropLate(collectRows(this.right, ctx), 'right', watermark, streaming);
+    const sides: Sides = {
+      left: new JoinSideState(streaming.stateStore(this.operatorId, LEFT_STORE)),
+      right: new JoinSideState(streaming.stateStore(this.operatorId, RIGHT_STORE)),
+    };
+    const expiry = this.expiry(watermark);
+    const out: Row[] = [];
+    for (const l of leftRows) this.joinLeftRow(l, sides, expiry, out);
+    for (const r of rightRows) this.joinRightRow(r, sides, expiry, out);
+    sides.left.flush();
+    sides.right.flush();
+    this.evict(sides, expiry, out);
+    if (out.length > 0) consume(rowsToValuesBatch(this.schema, out));
+  }
+
+  /**
+   * A no-data batch is worth running when the watermark moved and some side evicts by it (an
+   * outer join then emits its unmatched rows, and every join frees state).
+   */
+  shouldRunAnotherBatch(
+    _outputMode: OutputMode,
+    lastMicros: number | undefined,
+    nextMicros: number | undefined,
+  ): boolean {
+    const { key, left, right } = this.eviction;
+    if (!key && !left && !right) return false;
+    if (nextMicros === undefined) return false;
+    return lastMicros === undefined || nextMicros > lastMicros;
+  }
+
+  /**
+   * The watermark of the join's output, as Spark 3.5 computes it: the lower of the two sides' state
+   * watermarks (an output row may still come from any row held in state), else the input's.
+   */
+  outputWatermark(inputMicros: number | undefined): number | undefined {
+    if (inputMicros === undefined) return undefined;
+    const { key, left, right } = this.eviction;
+    if (key) return inputMicros;
+    const bounds = [left, right]
+      .filter((b) => b !== undefined)
+      .map((b) => inputMicros + b.offsetMicros);
+    return bounds.length === 0 ? inputMicros : Math.min(...bounds);
+  }
+
+  /** The rows of one side that are not late, counting the others. */
+  private dropLate(
+    rows: Row[],
+    side: 'left' | 'right',
+    watermark: number | undefined,
+    streaming: StreamingExecution,
+  ): Row[] {
+    const column = this.lateColumns[side];
+    if (watermark === undefined || !column) return rows;
+    const kept = rows.filter((row) => {
+      const t = eventTimeOf(row[column.index], column.isWindow);
+      return t === null || t > watermark;
+    });
+    if (kept.length < rows.length)
+      countForOperator(
+        streaming,
+        this.operatorId,
+        'numRowsDroppedByWatermark',
+        rows.length - kept.length,
+      );
+    return kept;
+  }
+
+  /** Which held rows of each side can match nothing more under `watermark`. */
+  private expiry(watermark: number | undefined): Expiry {
+    if (watermark === undefined) return {};
+    const { key, left, right } = this.eviction;
+    const atOrBelow = (column: EventTimeColumn | undefined, threshold: number) =>
+      column
+        ? (row: Row) => {
+            const t = eventTimeOf(row[column.index], column.isWindow);
+            return t === null || t <= threshold;
+          }
+        : undefined;
+    if (key)
+      return { left: atOrBelow(key.left, watermark), right: atOrBelow(key.right, watermark) };
+    return {
+      left:
+        left && atOrBelow({ index: left.column, isWindow: false }, watermark + left.offsetMicros),
+      right:
+        right &&
+        atOrBelow({ index: right.column, isWindow: false }, watermark + right.offsetMicros),
+    };
+  }
+
+  /** Step 2: a new left row against the right state, then into the left state. */
+  private joinLeftRow(l: Row, sides: Sides, expiry: Expiry, out: Row[]): void {
+    const key = hashKey(l, this.keys.left, this.keys.nullSafe);
+    const matches =
+      key === undefined ? [] : this.matching(sides.right.rows(key), (r) => [...l, ...r]);
+    if (key !== undefined && matches.length > 0) sides.right.markMatched(key, matches);
+    const rightRows = key === undefined ? [] : sides.right.rows(key);
+    const matched = matches.length > 0;
+    if (this.joinType === 'left_semi') {
+      if (matched) out.push(l);
+    } else {
+      for (const i of matches) out.push(this.combine(l, rightRows[i][0]));
+    }
+    const semiDone = this.joinType === 'left_semi' && matched;
+    if (key !== undefined && !semiDone && !expiry.left?.(l)) sides.left.append(key, l, matched);
+    else if (!matched && this.preserves('left')) out.push(this.combine(l, null));
+  }
+
+  /** Step 3: a new right row against the left state (this batch's left rows included). */
+  private joinRightRow(r: Row, sides: Sides, expiry: Expiry, out: Row[]): void {
+    const key = hashKey(r, this.keys.right, this.keys.nullSafe);
+    const leftRows = key === undefined ? [] : sides.left.rows(key);
+    // a left semi join emits a left row once: only at its first match
+    const candidates =
+      this.joinType === 'left_semi' ? leftRows.filter((e) => e[1] === 0) : leftRows;
+    const matches = this.matching(candidates, (l) => [...l, ...r]).map((i) =>
+      leftRows.indexOf(candidates[i]),
+    );
+    if (key !== undefined && matches.length > 0) sides.left.markMatched(key, matches);
+    for (const i of matches)
+      out.push(this.joinType === 'left_semi' ? leftRows[i][0] : this.combine(leftRows[i][0], r));
+    const matched = matches.length > 0;
+    if (key !== undefined && !expiry.right?.(r)) sides.right.append(key, r, matched);
+    else if (!matched && this.preserves('right')) out.push(this.combine(null, r));
+  }
+
+  /** Positions of the held rows that satisfy the rest of the condition with the new row. */
+  private matching(
+    held: readonly (readonly [Row, 0 | 1])[],
+    pair: (heldRow: Row) => Row,
+  ): number[] {
+    const residual = this.keys.residual;
+    const positions: number[] = [];
+    held.forEach(([row], i) => {
+      if (!residual || residual(pair(row)) === true) positions.push(i);
+    });
+    return positions;
+  }
+
+  /** Step 4: evicts what can match nothing more, emitting the unmatched rows an outer join keeps. */
+  private evict(sides: Sides, expiry: Expiry, out: Row[]): void {
+    if (expiry.left) {
+      for (const [row, matched] of sides.left.evict(expiry.left))
+        if (!matched && this.preserves('left')) out.push(this.combine(row, null));
+    }
+    if (expiry.right) {
+      for (const [row, matched] of sides.right.evict(expiry.right))
+        if (!matched && this.preserves('right')) out.push(this.combine(null, row));
+    }
+  }
+
+  /** True when the join keeps the unmatched rows of `side` (with nulls for the other). */
+  private preserves(side: 'left' | 'right'): boolean {
+    return this.joinType === 'full' || this.joinType === side;
+  }
+}
