@@ -66,7 +66,9 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
     }
     case 'cast': {
       const child = bindExpression(e.child, scope);
-      return { ...coerceWith(child, e.to), metadata: child.metadata };
+      const cast = { ...coerceWith(child, e.to), metadata: child.metadata };
+      const decodesUtf8 = child.dataType.kind === 'binary' && e.to.kind === 'string';
+      return decodesUtf8 ? { ...cast, utf8Bytes: kernelOf(child) } : cast;
     }
     case 'caseWhen':
       return bindCaseWhen(e, scope);

@@ -70,10 +70,11 @@ export interface JsonColumnDecoder {
   readonly dataType: StructType;
   /**
    * Decodes `input`: a values column of strings or of UTF-8 `Uint8Array`s (or of both), or a
-   * dictionary column of strings; null rows give null. Throws `from_json`'s ExecutionError at the
-   * first malformed record in FAILFAST mode.
+   * dictionary column of strings; null rows give null. Only the rows `selected` marks with 1 are
+   * read (every row when it is null): the others give null, are never dropped and cannot fail.
+   * Throws `from_json`'s ExecutionError at the first malformed record in FAILFAST mode.
    */
-  decode(input: Column): DecodedJsonColumn;
+  decode(input: Column, selected?: Uint8Array | null): DecodedJsonColumn;
 }
 
 /**
@@ -145,7 +146,7 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
     this.slots = new RecordSlots(plan.slotCount);
   }
 
-  decode(input: Column): DecodedJsonColumn {
+  decode(input: Column, selected: Uint8Array | null = null): DecodedJsonColumn {
     const n = input.length;
     const fields = this.dataType.fields;
     const builders = this.read.map((f) => columnBuilder(fields[f].dataType, n));
@@ -153,7 +154,7 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
     const dropped: number[] = [];
     let generalRecords = 0;
     for (let i = 0; i < n; i++) {
-      const record = recordAt(input, i);
+      const record = selected === null || selected[i] === 1 ? recordAt(input, i) : null;
       let outcome: RecordOutcome;
       if (record === null) {
         outcome = 'null';
