@@ -6,6 +6,7 @@
  * finds its state again.
  */
 import type { BatchClock } from '../expr/scope.js';
+import { pruneJsonFields } from '../plan/json-field-pruning.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
 import { FilterExec } from './filter-exec.js';
 import { GenerateExec } from './generate-exec.js';
@@ -44,7 +45,8 @@ export interface PhysicalPlan {
 }
 
 /**
- * Plans `plan`; `streaming` selects stateful operators that keep state across micro-batches; `clock`
+ * Plans `plan`, each `from_json` told the fields of its result the query reads
+ * (plan/json-field-pruning.ts); `streaming` selects stateful operators that keep state across micro-batches; `clock`
  * is the batch processing time `current_timestamp()` reads.
  */
 export function planPhysical(
@@ -111,5 +113,5 @@ export function planPhysical(
         return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
     }
   };
-  return { root: build(plan), watermarks, statefulOperators, watermarkInputs };
+  return { root: build(pruneJsonFields(plan)), watermarks, statefulOperators, watermarkInputs };
 }

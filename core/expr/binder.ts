@@ -24,6 +24,7 @@ import { literalKernel } from './kernels/literal-kernel.js';
 import { unaryKernel } from './kernels/unary-kernel.js';
 import { windowKernel } from './kernels/window-kernel.js';
 import type { Scope } from './scope.js';
+import { structFieldIndex } from './struct-field.js';
 import { isTumbling, lastWindowStart, windowStructType } from './time-window.js';
 
 /** Binds a scalar expression (no aggregates, no generators) against `scope`. */
@@ -100,9 +101,7 @@ function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
       );
     }
     const struct: StructType = dataType;
-    const i = struct.fields.findIndex(
-      (f) => f.name === name || f.name.toLowerCase() === name.toLowerCase(),
-    );
+    const i = structFieldIndex(struct, name);
     if (i < 0) {
       throw new AnalysisError(
         `No field '${name}' in '${ref.path.join('.')}'; it has: ${struct.fields.map((f) => f.name).join(', ')}.`,
