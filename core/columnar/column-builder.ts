@@ -227,6 +227,11 @@ export class DictionaryBuilder implements ColumnBuilder {
     this.indices = new Int32Array(Math.max(capacity, 16));
   }
 
+  /** How many distinct strings have been appended. */
+  get distinctCount(): number {
+    return this.dictionary.length;
+  }
+
   /** Appends a string. */
   appendString(value: string): void {
     let id = this.ids.get(value);

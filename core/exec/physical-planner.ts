@@ -7,6 +7,7 @@
  * finds its state again.
  */
 import type { BatchClock } from '../expr/scope.js';
+import { pruneJsonFields } from '../plan/json-field-pruning.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
 import { sessionWindowKey } from '../plan/session-window-key.js';
 import { DeduplicateExec } from './deduplicate-exec.js';
@@ -52,7 +53,8 @@ export interface PhysicalPlan {
 }
 
 /**
- * Plans `plan`; `streaming` selects stateful operators that keep state across micro-batches; `clock`
+ * Plans `plan`, each `from_json` told the fields of its result the query reads
+ * (plan/json-field-pruning.ts); `streaming` selects stateful operators that keep state across micro-batches; `clock`
  * is the batch processing time `current_timestamp()` reads.
  */
 export function planPhysical(
@@ -151,5 +153,5 @@ export function planPhysical(
         return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
     }
   };
-  return { root: build(plan), watermarks, statefulOperators, watermarkInputs };
+  return { root: build(pruneJsonFields(plan)), watermarks, statefulOperators, watermarkInputs };
 }

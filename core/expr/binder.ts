@@ -24,6 +24,7 @@ import { literalKernel } from './kernels/literal-kernel.js';
 import { unaryKernel } from './kernels/unary-kernel.js';
 import { windowKernel } from './kernels/window-kernel.js';
 import type { Scope } from './scope.js';
+import { structFieldIndex } from './struct-field.js';
 import { isTumbling, lastWindowStart, windowStructType } from './time-window.js';
 
 /** Binds a scalar expression (no aggregates, no generators) against `scope`. */
@@ -66,7 +67,9 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
     }
     case 'cast': {
       const child = bindExpression(e.child, scope);
-      return { ...coerceWith(child, e.to), metadata: child.metadata };
+      const cast = { ...coerceWith(child, e.to), metadata: child.metadata };
+      const decodesUtf8 = child.dataType.kind === 'binary' && e.to.kind === 'string';
+      return decodesUtf8 ? { ...cast, utf8Bytes: kernelOf(child) } : cast;
     }
     case 'caseWhen':
       return bindCaseWhen(e, scope);
@@ -102,9 +105,7 @@ function bindColumn(ref: ColumnRef, scope: Scope): BoundExpression {
       );
     }
     const struct: StructType = dataType;
-    const i = struct.fields.findIndex(
-      (f) => f.name === name || f.name.toLowerCase() === name.toLowerCase(),
-    );
+    const i = structFieldIndex(struct, name);
     if (i < 0) {
       throw new AnalysisError(
         `No field '${name}' in '${ref.path.join('.')}'; it has: ${struct.fields.map((f) => f.name).join(', ')}.`,

@@ -19,4 +19,9 @@ export interface BoundExpression {
   readonly kernel?: Kernel;
   /** Carried through column references and aliases (e.g. the watermark delay of an event-time column). */
   readonly metadata?: FieldMetadata;
+  /**
+   * Set on a cast of binary to string: the kernel of the UTF-8 bytes it decodes, so a consumer that
+   * reads UTF-8 itself (the columnar `from_json`) fuses the cast and decodes no string.
+   */
+  readonly utf8Bytes?: Kernel;
 }

@@ -6,11 +6,20 @@
  * the rules and the parse modes). Unlike Spark, it also accepts DROPMALFORMED: the evaluator then
  * throws the DROP_MALFORMED signal, and the operator running it drops the row and counts it.
  *
+ * Over a struct schema, `from_json` also gets a columnar kernel (core/expr/kernels/from-json-kernel.ts)
+ * that decodes a batch's texts, or over `cast(binary as string)` their UTF-8 bytes, into typed
+ * columns, building only the fields the query reads (`readFields`, set by the planner's pruning
+ * pass, core/plan/json-field-pruning.ts). A schema that is not a struct (an array or a map) keeps the
+ * generic kernel: the row evaluator over each row.
+ *
  * These are the binders; the DataFrame API builds the calls in core/api/json-functions.ts.
  */
 import { AnalysisError } from '../errors.js';
 import type { BoundExpression, Evaluator } from '../expr/bound-expression.js';
 import { DROP_MALFORMED } from '../expr/drop-row.js';
+import { fromJsonKernel } from '../expr/kernels/from-json-kernel.js';
+import { kernelOf } from '../expr/kernels/generic-kernel.js';
+import { compileJsonColumnDecoder } from '../io/json-column-decoder.js';
 import { type DataType, StringType, typeName } from '../types/data-types.js';
 import {
   asNullable,
@@ -27,6 +36,11 @@ import { nullIntolerant } from './function-registry.js';
 /** The non-expression arguments of a `from_json` call. */
 interface FromJsonCallOptions extends ResolvedJsonParseOptions {
   readonly schema: DataType;
+  /**
+   * The top-level fields of the result the query reads, when the planner found it reads only some;
+   * the columnar kernel leaves the others null. Absent: every field.
+   */
+  readonly readFields?: readonly string[];
 }
 
 /** Binders of the JSON functions. */
@@ -40,10 +54,16 @@ export const jsonFunctions: FunctionTable = {
       );
     }
     const schema = asNullable(options.schema);
+    const evaluator = fromJsonEvaluator(args[0].eval, schema, options);
+    if (options.schema.kind !== 'struct')
+      return { dataType: schema, nullable: true, eval: evaluator };
+    const decoder = compileJsonColumnDecoder(options.schema, options, options.readFields);
+    const records = args[0].utf8Bytes ?? kernelOf(args[0]);
     return {
       dataType: schema,
       nullable: true,
-      eval: fromJsonEvaluator(args[0].eval, schema, options),
+      eval: evaluator,
+      kernel: fromJsonKernel(records, decoder),
     };
   },
   to_json: (args) => {

@@ -6,7 +6,9 @@
  * The fast path scans each record's text, a string or its UTF-8 bytes (Kafka's binary `value`,
  * so `from_json(cast(value as string))` needs no string decode), without `JSON.parse` and without
  * building objects: numbers, booleans, timestamps and dates go into typed arrays, strings into a
- * dictionary, and fields the query does not read are checked but not built (they come out null).
+ * dictionary while one pays (a top-level string field whose values are nearly all distinct becomes
+ * a values column, columnar/adaptive-string-builder.ts), and fields the query does not read are
+ * checked but not built (they come out null).
  *
  * A record leaves the fast path, and is read by `from_json`'s own reader (JSON.parse and the
  * compiled reader of the schema, see json-text-reader.ts), when it is anything but standard JSON
@@ -22,11 +24,12 @@
  * and map fields are checked by the scanner, then read by `JSON.parse` of their text alone: they
  * are values columns, built of engine values either way.
  */
+import { AdaptiveStringBuilder } from '../columnar/adaptive-string-builder.js';
 import { type Column, type StructColumn, valueAt } from '../columnar/column-batch.js';
 import { type ColumnBuilder, columnBuilder } from '../columnar/column-builder.js';
 import { nullColumn } from '../columnar/null-column.js';
 import { ExecutionError } from '../errors.js';
-import type { StructType } from '../types/data-types.js';
+import type { DataType, StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { compileRecordPlan, type RecordPlan, RecordSlots } from './json-column-plan.js';
 import {
@@ -70,10 +73,11 @@ export interface JsonColumnDecoder {
   readonly dataType: StructType;
   /**
    * Decodes `input`: a values column of strings or of UTF-8 `Uint8Array`s (or of both), or a
-   * dictionary column of strings; null rows give null. Throws `from_json`'s ExecutionError at the
-   * first malformed record in FAILFAST mode.
+   * dictionary column of strings; null rows give null. Only the rows `selected` marks with 1 are
+   * read (every row when it is null): the others give null, are never dropped and cannot fail.
+   * Throws `from_json`'s ExecutionError at the first malformed record in FAILFAST mode.
    */
-  decode(input: Column): DecodedJsonColumn;
+  decode(input: Column, selected?: Uint8Array | null): DecodedJsonColumn;
 }
 
 /**
@@ -145,15 +149,15 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
     this.slots = new RecordSlots(plan.slotCount);
   }
 
-  decode(input: Column): DecodedJsonColumn {
+  decode(input: Column, selected: Uint8Array | null = null): DecodedJsonColumn {
     const n = input.length;
     const fields = this.dataType.fields;
-    const builders = this.read.map((f) => columnBuilder(fields[f].dataType, n));
+    const builders = this.read.map((f) => fieldBuilder(fields[f].dataType, n));
     const nulls = new NullRows(n);
     const dropped: number[] = [];
     let generalRecords = 0;
     for (let i = 0; i < n; i++) {
-      const record = recordAt(input, i);
+      const record = selected === null || selected[i] === 1 ? recordAt(input, i) : null;
       let outcome: RecordOutcome;
       if (record === null) {
         outcome = 'null';
@@ -213,6 +217,14 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
     for (let b = 0; b < builders.length; b++) builders[b].append(row[this.read[b]]);
     return 'row';
   }
+}
+
+/**
+ * The builder of a top-level field's column: a string field keeps a dictionary only while it pays
+ * (a grouping key), and becomes a values column when its strings are nearly all distinct.
+ */
+function fieldBuilder(t: DataType, n: number): ColumnBuilder {
+  return t.kind === 'string' ? new AdaptiveStringBuilder(n) : columnBuilder(t, n);
 }
 
 /** Row `i` of the input: its text or bytes, or null. */

@@ -129,8 +129,11 @@ function readerFor(t: DataType, path: string): JsonReader {
     case 'boolean':
       return (v) => (typeof v === 'boolean' ? v : fail(v));
     case 'int':
+      // an int has no negative zero (Spark's IntegerType; an Int32Array column cannot hold one)
       return (v) =>
-        Number.isInteger(v) && (v as number) >= INT_MIN && (v as number) <= INT_MAX ? v : fail(v);
+        Number.isInteger(v) && (v as number) >= INT_MIN && (v as number) <= INT_MAX
+          ? (v as number) + 0
+          : fail(v);
     case 'long':
       return (v) => (Number.isSafeInteger(v) ? v : fail(v));
     case 'double':
