@@ -18,6 +18,7 @@ import { RowAdapterExec } from './row-adapter-exec.js';
 import { ScanExec } from './scan-exec.js';
 import { SortExec } from './sort-exec.js';
 import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
+import { TransformWithStateExec } from './transform-with-state-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
@@ -109,6 +110,25 @@ export function planPhysical(
         return new RowAdapterExec(node.schema, new SortExec(node, build(node.input), clock));
       case 'limit':
         return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
+      case 'transformWithState': {
+        const { operator: input, collected } = buildCollecting(node.input);
+        const initial = node.initialState && build(node.initialState.plan);
+        if (!streaming || !node.isStreaming) {
+          inputs.push(...collected);
+          return new TransformWithStateExec(-1, node, input, initial, clock);
+        }
+        const op = new TransformWithStateExec(
+          statefulOperators.length,
+          node,
+          input,
+          initial,
+          clock,
+        );
+        statefulOperators.push(op);
+        watermarkInputs.push(collected);
+        inputs.push({ kind: 'stateful', operatorId: op.operatorId });
+        return op;
+      }
     }
   };
   return { root: build(plan), watermarks, statefulOperators, watermarkInputs };

@@ -6,6 +6,8 @@
  * It lists, in the physical planner's order (the order operator ids follow):
  * - each stateful aggregation: its key expressions (a time window with its duration, slide and
  *   start) and its aggregate functions with their input expressions, each with its output type;
+ * - each stateful processor (transformWithState): its class, grouping keys, time mode and state
+ *   variables (name, kind and types; the TTL may change, as in Spark);
  * - each watermark's event-time column. The delay is left out: as in Spark, it only decides how far
  *   the watermark trails the events, which a restart may change;
  * - the state partition count.
@@ -17,7 +19,13 @@
 import { CheckpointError } from '../errors.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
 import type { Expression } from '../expr/expression.js';
-import type { Aggregate, LogicalPlan, Watermark } from '../plan/logical-plan.js';
+import type {
+  Aggregate,
+  LogicalPlan,
+  TransformWithState,
+  Watermark,
+} from '../plan/logical-plan.js';
+import { declarationText } from '../plan/state-variable-declarations.js';
 import { typeName } from '../types/data-types.js';
 
 const VERSION = 'v2';
@@ -25,10 +33,11 @@ const SEPARATOR = ' | ';
 
 /** Describes what `plan` keeps in state, split into `numStatePartitions` partitions. */
 export function planFingerprint(plan: LogicalPlan, numStatePartitions: number): string {
-  const { aggregates, watermarks } = statefulNodes(plan);
+  const { aggregates, processors, watermarks } = statefulNodes(plan);
   return [
     VERSION,
     ...aggregates.map((a, i) => `#${i} ${aggregateText(a)}`),
+    ...processors.map((p, i) => `processor #${i} ${processorText(p)}`),
     ...watermarks.map((w, i) => `watermark #${i} on ${w.input.schema.fields[w.columnIndex].name}`),
     `partitions: ${numStatePartitions}`,
   ].join(SEPARATOR);
@@ -75,17 +84,23 @@ function firstFormatFingerprint(physical: PhysicalPlan, numStatePartitions: numb
   return `${operators.join('; ') || 'stateless'}; partitions: ${numStatePartitions}`;
 }
 
-/** Streaming aggregations and watermarks, children first, as the physical planner numbers them. */
-function statefulNodes(plan: LogicalPlan): { aggregates: Aggregate[]; watermarks: Watermark[] } {
+/** Streaming aggregations, processors and watermarks, children first, as the physical planner numbers them. */
+function statefulNodes(plan: LogicalPlan): {
+  aggregates: Aggregate[];
+  processors: TransformWithState[];
+  watermarks: Watermark[];
+} {
   const aggregates: Aggregate[] = [];
+  const processors: TransformWithState[] = [];
   const watermarks: Watermark[] = [];
   const visit = (node: LogicalPlan): void => {
     for (const input of inputsOf(node)) visit(input);
     if (node.kind === 'aggregate' && node.isStreaming) aggregates.push(node);
+    if (node.kind === 'transformWithState' && node.isStreaming) processors.push(node);
     if (node.kind === 'watermark') watermarks.push(node);
   };
   visit(plan);
-  return { aggregates, watermarks };
+  return { aggregates, processors, watermarks };
 }
 
 function inputsOf(node: LogicalPlan): readonly LogicalPlan[] {
@@ -97,9 +112,21 @@ function inputsOf(node: LogicalPlan): readonly LogicalPlan[] {
       return node.inputs;
     case 'join':
       return [node.left, node.right];
+    case 'transformWithState':
+      return node.initialState ? [node.input, node.initialState.plan] : [node.input];
     default:
       return [node.input];
   }
+}
+
+/** `transformWithState(Sessions; keys: user: string; timeMode: eventTime; state: events: list<any>)`. */
+function processorText(node: TransformWithState): string {
+  const keys = node.keyIndices.map((i) => {
+    const f = node.input.schema.fields[i];
+    return `${f.name}: ${typeName(f.dataType)}`;
+  });
+  const state = node.stateVariables.map(declarationText).join(', ') || 'none';
+  return `transformWithState(${node.processorName}; keys: ${keys.join(', ')}; timeMode: ${node.timeMode}; state: ${state})`;
 }
 
 /** `aggregate(keys: window(ts, 10 minutes, 10 minutes, 0 µs): struct<...>; values: count(*) AS n: long)`. */

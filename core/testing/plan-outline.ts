@@ -39,6 +39,8 @@ function nodeText(plan: LogicalPlan): string {
       return `Sort ${plan.orders.map((o) => `${expressionText(o.expr)} ${o.ascending ? 'ASC' : 'DESC'}`).join(', ')}`;
     case 'limit':
       return `Limit ${plan.n}`;
+    case 'transformWithState':
+      return `TransformWithState ${plan.processorName} keys ${plan.keyIndices.map((i) => plan.input.schema.fields[i].name).join(', ')} timeMode ${plan.timeMode}`;
   }
 }
 
