@@ -9,7 +9,12 @@ import {
   type TimerValues,
   type ValueState,
 } from '../../core/index.js';
-import { AnalysisError, ExecutionError, UnsupportedOperationError } from '../../core/errors.js';
+import {
+  AnalysisError,
+  CheckpointError,
+  ExecutionError,
+  UnsupportedOperationError,
+} from '../../core/errors.js';
 import {
   addData,
   advanceClock,
@@ -26,6 +31,7 @@ import {
   testStream,
 } from '../../core/testing/index.js';
 import type { BatchStep } from '../../core/streaming/micro-batch-execution.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SECOND = 1000;
 
@@ -629,5 +635,120 @@ describe('transformWithState on a batch DataFrame', () => {
       { user: 'a', count: 2 },
       { user: 'b', count: 1 },
     ]);
+  });
+});
+
+describe('transformWithState across a restart with a changed processor', () => {
+  /** A processor whose init declares what `declare` does. */
+  class Declares implements StatefulProcessor {
+    constructor(private readonly declare: (h: StatefulProcessorHandle) => void) {}
+    init(handle: StatefulProcessorHandle): void {
+      this.declare(handle);
+    }
+    handleInputRows(): RowObject[] {
+      return [];
+    }
+  }
+
+  const session = new SluiceSession();
+  const events = eventStream(session);
+  function query(
+    declare: (h: StatefulProcessorHandle) => void,
+    options: { keys?: string[]; timeMode?: 'none' | 'processingTime' } = {},
+  ) {
+    return session.readStream
+      .memory(events)
+      .groupBy(...(options.keys ?? ['user']))
+      .transformWithState(new Declares(declare), {
+        timeMode: options.timeMode ?? 'none',
+        outputMode: 'update',
+        schema: 'user STRING',
+      });
+  }
+  const original = (h: StatefulProcessorHandle) => {
+    h.getValueState('count', 'bigint', { ttlDurationMs: 1000 });
+    h.getListState('pages', 'string');
+  };
+
+  const refused: ReadonlyArray<{
+    readonly change: string;
+    readonly after: ReturnType<typeof query>;
+    readonly named: RegExp;
+  }> = [
+    {
+      change: "a variable's type",
+      after: query((h) => {
+        h.getValueState('count', 'string');
+        h.getListState('pages', 'string');
+      }),
+      named: /was .*count: value<long>.*now .*count: value<string>/,
+    },
+    {
+      change: "a variable's kind",
+      after: query((h) => {
+        h.getValueState('count', 'bigint');
+        h.getMapState('pages', 'string', 'int');
+      }),
+      named: /pages: list<string>.*now .*pages: map<string, integer>/,
+    },
+    {
+      change: 'a variable renamed',
+      after: query((h) => {
+        h.getValueState('total', 'bigint');
+        h.getListState('pages', 'string');
+      }),
+      named: /now .*total: value<long>/,
+    },
+    {
+      change: 'a variable added',
+      after: query((h) => {
+        original(h);
+        h.getValueState('extra');
+      }),
+      named: /now .*extra: value<any>/,
+    },
+    {
+      change: 'the time mode',
+      after: query(original, { timeMode: 'processingTime' }),
+      named: /timeMode: none.*now .*timeMode: processingTime/,
+    },
+    {
+      change: 'the grouping keys',
+      after: query(original, { keys: ['page'] }),
+      named: /keys: user: string.*now .*keys: page: string/,
+    },
+  ];
+
+  it.each(refused)(
+    'refuses a restart that changed $change, naming it',
+    async ({ after, named }) => {
+      const checkpointLocation = tempDir();
+      await testStream(query(original), 'update', { checkpointLocation })(
+        addData(events, [{ user: 'a', page: '/' }]),
+        processAllAvailable(),
+        stopStream(),
+      );
+      await testStream(after, 'update', { checkpointLocation })(
+        expectFailure((e) => e instanceof CheckpointError && named.test(e.message)),
+      );
+    },
+  );
+
+  it('accepts a restart that changed only a TTL, as Spark does', async () => {
+    const checkpointLocation = tempDir();
+    await testStream(query(original), 'update', { checkpointLocation })(
+      addData(events, [{ user: 'a', page: '/' }]),
+      processAllAvailable(),
+      stopStream(),
+    );
+    const longerTtl = query((h) => {
+      h.getValueState('count', 'bigint', { ttlDurationMs: 60_000 });
+      h.getListState('pages', 'string');
+    });
+    await testStream(longerTtl, 'update', { checkpointLocation })(
+      addData(events, [{ user: 'b', page: '/' }]),
+      processAllAvailable(),
+      assertNumStateRows(0),
+    );
   });
 });
