@@ -115,6 +115,7 @@ export function planPhysical(
         const initial = node.initialState && build(node.initialState.plan);
         if (!streaming || !node.isStreaming) {
           inputs.push(...collected);
+          // on a batch DataFrame it keeps no state across runs: it is no stream's stateful operator
           return new TransformWithStateExec(-1, node, input, initial, clock);
         }
         const op = new TransformWithStateExec(

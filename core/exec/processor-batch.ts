@@ -13,7 +13,11 @@
  */
 import { ExecutionError, InvalidOptionError, SluiceError } from '../errors.js';
 import type { TransformWithState } from '../plan/logical-plan.js';
-import type { ProcessorOutput, TimerValues } from '../plan/stateful-processor.js';
+import type {
+  ProcessorOutput,
+  StatefulProcessor,
+  TimerValues,
+} from '../plan/stateful-processor.js';
 import { encodeStateValue } from '../state/state-value.js';
 import { struct, type StructType, typeName } from '../types/data-types.js';
 import { type Row, type RowObject, toRowObject } from '../types/row.js';
@@ -40,76 +44,122 @@ export interface ProcessorBatchInput extends ProcessorBatchSetup {
 
 /** The batch's output rows (engine rows of the node's schema); the stores hold its changes. */
 export function runProcessorBatch(input: ProcessorBatchInput): Row[] {
-  const { node } = input;
-  const handle = new BatchProcessorHandle(input);
-  const watermarkMs =
-    input.watermarkMicros === undefined ? -1 : Math.floor(input.watermarkMicros / 1000);
-  const timerValues: TimerValues = {
-    getCurrentProcessingTimeInMs: () => input.batchTimestampMs,
-    getCurrentWatermarkInMs: () => watermarkMs,
-  };
-  const keySchema = struct(node.keyIndices.map((i) => node.input.schema.fields[i]));
-  const output = new OutputRows(node);
-  const call = processorCall(node.processorName, keySchema);
-  call('init', undefined, () => node.processor.init(handle, node.timeMode, node.outputMode));
-  if (input.initialRows && node.initialState) {
-    const initialSchema = node.initialState.plan.schema;
-    for (const [key, rows] of groupByKey(input.initialRows, node.initialState.keyIndices)) {
+  return new ProcessorBatch(input).run();
+}
+
+/** One run of steps 1 to 6 over one batch's input. */
+class ProcessorBatch {
+  private readonly node: TransformWithState;
+  private readonly handle: BatchProcessorHandle;
+  private readonly watermarkMs: number;
+  private readonly timerValues: TimerValues;
+  private readonly keySchema: StructType;
+  private readonly output: OutputRows;
+  private readonly call: ReturnType<typeof processorCall>;
+
+  constructor(private readonly input: ProcessorBatchInput) {
+    this.node = input.node;
+    this.handle = new BatchProcessorHandle(input);
+    this.watermarkMs =
+      input.watermarkMicros === undefined ? -1 : Math.floor(input.watermarkMicros / 1000);
+    this.timerValues = {
+      getCurrentProcessingTimeInMs: () => input.batchTimestampMs,
+      getCurrentWatermarkInMs: () => this.watermarkMs,
+    };
+    this.keySchema = struct(this.node.keyIndices.map((i) => this.node.input.schema.fields[i]));
+    this.output = new OutputRows(this.node);
+    this.call = processorCall(this.node.processorName, this.keySchema);
+  }
+
+  run(): Row[] {
+    const { node, input } = this;
+    this.call('init', undefined, () =>
+      node.processor.init(this.handle, node.timeMode, node.outputMode),
+    );
+    if (input.initialRows) this.handleInitialState(input.initialRows);
+    this.handleInputRows();
+    if (input.fireTimers) {
+      this.fireTimers();
+      cleanUpExpired(input, this.handle);
+    }
+    this.call('close', undefined, () => node.processor.close?.());
+    return this.output.rows;
+  }
+
+  /** Step 2: one call per key of the initial state, which must have one row per key. */
+  private handleInitialState(initialRows: readonly Row[]): void {
+    const initial = this.node.initialState;
+    if (!initial) return;
+    for (const [key, rows] of groupByKey(initialRows, initial.keyIndices)) {
       if (rows.length > 1) {
         throw new ExecutionError(
-          `Processor ${node.processorName}: the initial state has ${rows.length} rows for key ${keyText(key, keySchema)}; give each key at most one.`,
+          `Processor ${this.node.processorName}: the initial state has ${rows.length} rows for key ${this.keyText(key)}; give each key at most one.`,
         );
       }
-      call('handleInitialState', key, () =>
-        handle.withKey(key, () =>
-          node.processor.handleInitialState!(
-            toObject(key, keySchema),
-            toRowObject(rows[0], initialSchema),
-            timerValues,
+      const row = toRowObject(rows[0], initial.plan.schema);
+      this.call('handleInitialState', key, () =>
+        this.handle.withKey(key, () =>
+          this.node.processor.handleInitialState!(this.keyObject(key), row, this.timerValues),
+        ),
+      );
+    }
+  }
+
+  /** Step 3: one call per key with new rows. */
+  private handleInputRows(): void {
+    for (const [key, rows] of groupByKey(this.input.rows, this.node.keyIndices)) {
+      const objects = rows.map((r) => toRowObject(r, this.node.input.schema));
+      this.call('handleInputRows', key, () =>
+        this.handle.withKey(key, () =>
+          this.output.add(
+            this.keyText(key),
+            this.node.processor.handleInputRows(this.keyObject(key), objects, this.timerValues),
           ),
         ),
       );
     }
   }
-  for (const [key, rows] of groupByKey(input.rows, node.keyIndices)) {
-    const objects = rows.map((r) => toRowObject(r, node.input.schema));
-    call('handleInputRows', key, () =>
-      handle.withKey(key, () =>
-        output.add(
-          key,
-          keySchema,
-          node.processor.handleInputRows(toObject(key, keySchema), objects, timerValues),
-        ),
-      ),
-    );
-  }
-  const threshold = node.timeMode === 'processingTime' ? input.batchTimestampMs : watermarkMs;
-  if (input.fireTimers && handle.timers && threshold >= 0) {
-    for (const timer of handle.timers.dueBefore(threshold)) {
-      if (!handle.timers.has(timer.key, timer.timeMs)) continue;
+
+  /** Step 4: the timers before the batch's processing time (or watermark), in (time, key) order. */
+  private fireTimers(): void {
+    const timers = this.handle.timers;
+    const threshold =
+      this.node.timeMode === 'processingTime' ? this.input.batchTimestampMs : this.watermarkMs;
+    if (!timers || threshold < 0) return;
+    for (const timer of timers.dueBefore(threshold)) {
+      if (!timers.has(timer.key, timer.timeMs)) continue; // deleted by an earlier call
       const key = { key: timer.key, row: timer.keyRow };
       const expired = { getExpiryTimeInMs: () => timer.timeMs };
-      call('handleExpiredTimer', key, () =>
-        handle.withKey(key, () => {
-          if (!node.processor.handleExpiredTimer) {
-            throw new ExecutionError(
-              `Processor ${node.processorName} registered timers but has no handleExpiredTimer method; add one.`,
-            );
-          }
-          output.add(
-            key,
-            keySchema,
-            node.processor.handleExpiredTimer(toObject(key, keySchema), timerValues, expired),
-          );
-        }),
+      this.call('handleExpiredTimer', key, () =>
+        this.handle.withKey(key, () =>
+          this.output.add(
+            this.keyText(key),
+            this.expiredTimerHandler()(this.keyObject(key), this.timerValues, expired),
+          ),
+        ),
       );
-      handle.timers.delete(timer.key, timer.timeMs);
-      input.counters.numExpiredTimers = (input.counters.numExpiredTimers ?? 0) + 1;
+      timers.delete(timer.key, timer.timeMs);
+      this.input.counters.numExpiredTimers = (this.input.counters.numExpiredTimers ?? 0) + 1;
     }
   }
-  if (input.fireTimers) cleanUpExpired(input, handle);
-  call('close', undefined, () => node.processor.close?.());
-  return output.rows;
+
+  private expiredTimerHandler(): NonNullable<StatefulProcessor['handleExpiredTimer']> {
+    const processor = this.node.processor;
+    if (!processor.handleExpiredTimer) {
+      throw new ExecutionError(
+        `Processor ${this.node.processorName} registered timers but has no handleExpiredTimer method; add one.`,
+      );
+    }
+    return processor.handleExpiredTimer.bind(processor);
+  }
+
+  private keyObject(key: CurrentKey): RowObject {
+    return toRowObject(key.row, this.keySchema);
+  }
+
+  private keyText(key: CurrentKey): string {
+    return keyText(key, this.keySchema);
+  }
 }
 
 /** Step 5: removes the values the TTL index says expired by the batch's processing time. */
@@ -137,14 +187,14 @@ class OutputRows {
     this.convert = rowInputConverter(node.schema, `the output of processor ${node.processorName}`);
   }
 
-  add(key: CurrentKey, keySchema: StructType, produced: ProcessorOutput): void {
+  add(keyText: string, produced: ProcessorOutput): void {
     if (
       produced === undefined ||
       produced === null ||
       typeof produced[Symbol.iterator] !== 'function'
     ) {
       throw new ExecutionError(
-        `Processor ${this.node.processorName} returned ${String(produced)} for key ${keyText(key, keySchema)}; return an array (or iterable) of rows, [] for none.`,
+        `Processor ${this.node.processorName} returned ${String(produced)} for key ${keyText}; return an array (or iterable) of rows, [] for none.`,
       );
     }
     let i = 0;
@@ -154,7 +204,7 @@ class OutputRows {
       } catch (e) {
         if (!(e instanceof InvalidOptionError)) throw e;
         throw new ExecutionError(
-          `${e.message} (key ${keyText(key, keySchema)}; the declared schema is ${typeName(this.node.schema)})`,
+          `${e.message} (key ${keyText}; the declared schema is ${typeName(this.node.schema)})`,
           { cause: e },
         );
       }
@@ -202,12 +252,8 @@ export function storeKey(keyRow: readonly unknown[]): string {
   return JSON.stringify(encodeStateValue(keyRow));
 }
 
-function toObject(key: CurrentKey, keySchema: StructType): RowObject {
-  return toRowObject(key.row, keySchema);
-}
-
 function keyText(key: CurrentKey, keySchema: StructType): string {
-  return JSON.stringify(toObject(key, keySchema), (_, v: unknown) =>
+  return JSON.stringify(toRowObject(key.row, keySchema), (_, v: unknown) =>
     typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? [...v] : v,
   );
 }
