@@ -439,6 +439,27 @@ describe('transformWithState with event-time timers', () => {
     );
   });
 
+  it('keeps state bounded by its timers over a stream ten times as long as their span', async () => {
+    const { events, out } = eventTimeSessions();
+    const actions: StreamAction[] = [];
+    const totals: number[] = [];
+    // one new user a second for 150 s; each session's timer is 10 s after it, the watermark 5 s behind
+    for (let i = 0; i < 150; i++) {
+      actions.push(
+        addData(events, [{ ts: t(1000 + i), user: `u${i}`, page: '/' }]),
+        processAllAvailable(),
+        execute('record the state rows', (s) => {
+          totals.push(s.lastProgress!.stateOperators[0].numRowsTotal);
+        }),
+      );
+    }
+    await testStream(out, 'append')(...actions);
+    // A session lives until the watermark passes its timer: the last 16 users, each with its pages
+    // and its timer's entry by key, plus the timer index's bucket list and at most two buckets.
+    expect(Math.max(...totals)).toBeLessThanOrEqual(16 * 2 + 3);
+    expect(totals.slice(30).every((n) => n >= 15 * 2)).toBe(true);
+  });
+
   it('is refused at start without a watermark', async () => {
     const session = new SluiceSession();
     const events = session.memoryStream('ts TIMESTAMP, user STRING, page STRING', 'events');
