@@ -24,7 +24,19 @@ export type {
 } from './checkpoint/object-store-resolver.js';
 export { DataFrame } from './api/dataframe.js';
 export { Catalog, type CatalogTable } from './api/catalog.js';
-export { GroupedData } from './api/grouped-data.js';
+export { GroupedData, type TransformWithStateOptions } from './api/grouped-data.js';
+export type {
+  ExpiredTimerInfo,
+  ListState,
+  MapState,
+  ProcessorOutput,
+  StatefulProcessor,
+  StatefulProcessorHandle,
+  TimeMode,
+  TimerValues,
+  TTLConfig,
+  ValueState,
+} from './plan/stateful-processor.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';
 export { DataFrameReader } from './api/dataframe-reader.js';
 export { DataFrameWriter, type SaveMode } from './api/dataframe-writer.js';

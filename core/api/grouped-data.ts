@@ -3,9 +3,25 @@
  */
 import type { Expression } from '../expr/expression.js';
 import * as build from '../plan/plan-builder.js';
+import type { StatefulProcessor, TimeMode } from '../plan/stateful-processor.js';
+import { transformWithState } from '../plan/transform-with-state-node.js';
+import type { StructType } from '../types/data-types.js';
+import { parseSchema } from '../types/type-names.js';
 import type { Column } from './column.js';
 import { DataFrame } from './dataframe.js';
 import { avg, count, max, min, sum } from './functions.js';
+
+/** How `transformWithState` runs its processor. */
+export interface TransformWithStateOptions {
+  /** What drives timers and TTL: `none`, `processingTime` or `eventTime`. */
+  readonly timeMode: TimeMode;
+  /** The processor's output mode (Spark's), given to its `init`: `append` or `update`. */
+  readonly outputMode: 'append' | 'update';
+  /** The schema of the rows the processor returns: a StructType or DDL (`'user STRING, n BIGINT'`). */
+  readonly schema: StructType | string;
+  /** A batch DataFrame grouped by keys of the same types: each key's one row sets up its state. */
+  readonly initialState?: GroupedData;
+}
 
 /** A grouped DataFrame. */
 export class GroupedData {
@@ -21,6 +37,22 @@ export class GroupedData {
       this.keys,
       aggregates.map((a) => a.expr),
     );
+    return new DataFrame(this.df.session, plan);
+  }
+
+  /**
+   * Runs `processor` (a StatefulProcessor) per group: in a stream, each micro-batch gives it each
+   * key's new rows and expired timers, and it keeps what it needs in named state variables; on a
+   * batch DataFrame it sees each key's rows once. Groups by columns only.
+   */
+  transformWithState(processor: StatefulProcessor, options: TransformWithStateOptions): DataFrame {
+    const initial = options.initialState;
+    const plan = transformWithState(this.df.plan, this.keys, processor, {
+      timeMode: options.timeMode,
+      outputMode: options.outputMode,
+      schema: typeof options.schema === 'string' ? parseSchema(options.schema) : options.schema,
+      ...(initial ? { initialState: { plan: initial.df.plan, keys: initial.keys } } : {}),
+    });
     return new DataFrame(this.df.session, plan);
   }
 

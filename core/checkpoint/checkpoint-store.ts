@@ -42,6 +42,18 @@ export interface CommitRecord {
   readonly eventTimeMax: Readonly<Record<string, number>>;
   /** The watermark batch N+1 runs under. */
   readonly nextWatermarkMicros: number | null;
+  /**
+   * Per stateful operator with timers (by id), when it must next act without new data: once the
+   * watermark reaches `dueAtWatermarkMicros` or the processing time `dueAtProcessingTimeMs`
+   * (StatefulOperator.nextTimer). Absent when no operator has a timer, as in records written
+   * before timers existed.
+   */
+  readonly operatorTimers?: Readonly<
+    Record<
+      string,
+      { readonly dueAtWatermarkMicros?: number; readonly dueAtProcessingTimeMs?: number }
+    >
+  >;
 }
 
 /**

@@ -26,6 +26,7 @@ import { StatefulAggregateExec } from './stateful-aggregate-exec.js';
 import { StatefulDeduplicateExec } from './stateful-deduplicate-exec.js';
 import { StatefulSessionWindowAggregateExec } from './stateful-session-window-aggregate-exec.js';
 import { StreamingSymmetricHashJoinExec } from './streaming-symmetric-hash-join-exec.js';
+import { TransformWithStateExec } from './transform-with-state-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
@@ -151,6 +152,26 @@ export function planPhysical(
         return new RowAdapterExec(node.schema, new SortExec(node, build(node.input), clock));
       case 'limit':
         return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
+      case 'transformWithState': {
+        const { operator: input, collected } = buildCollecting(node.input);
+        const initial = node.initialState && build(node.initialState.plan);
+        if (!streaming || !node.isStreaming) {
+          inputs.push(...collected);
+          // on a batch DataFrame it keeps no state across runs: it is no stream's stateful operator
+          return new TransformWithStateExec(-1, node, input, initial, clock);
+        }
+        const op = new TransformWithStateExec(
+          statefulOperators.length,
+          node,
+          input,
+          initial,
+          clock,
+        );
+        statefulOperators.push(op);
+        watermarkInputs.push(collected);
+        inputs.push({ kind: 'stateful', operatorId: op.operatorId });
+        return op;
+      }
     }
   };
   return { root: build(pruneJsonFields(plan)), watermarks, statefulOperators, watermarkInputs };

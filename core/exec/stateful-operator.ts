@@ -8,9 +8,39 @@
  * commit, and commits or aborts with the batch (versioned-state-store.ts). The operator reads the
  * watermark in force from the context, drops late rows and evicts by it, and reports what it did
  * in its own figures, which become its entry of the progress's `stateOperators`.
+ *
+ * Timers: an operator that must act at a time without new data (a processor's timers, a TTL
+ * expiry) says when, at the end of each batch (`nextTimer`). The commit records it, so the plan of
+ * the next batch knows whether a batch without data is due without loading any state.
  */
 import type { OutputMode } from '../sinks/sink.js';
+import type { StreamingExecution } from './execution-context.js';
 import type { PhysicalOperator } from './physical-operator.js';
+
+/**
+ * When an operator must next act without new data: in the first batch whose watermark is at least
+ * `dueAtWatermarkMicros`, or whose processing time is at least `dueAtProcessingTimeMs`.
+ */
+export interface NextTimer {
+  readonly dueAtWatermarkMicros?: number;
+  readonly dueAtProcessingTimeMs?: number;
+}
+
+/** True when `timer` is due in a batch running under `watermarkMicros` at `batchTimestampMs`. */
+export function isTimerDue(
+  timer: NextTimer | undefined,
+  watermarkMicros: number | undefined,
+  batchTimestampMs: number,
+): boolean {
+  if (!timer) return false;
+  const byWatermark =
+    timer.dueAtWatermarkMicros !== undefined &&
+    watermarkMicros !== undefined &&
+    watermarkMicros >= timer.dueAtWatermarkMicros;
+  const byClock =
+    timer.dueAtProcessingTimeMs !== undefined && batchTimestampMs >= timer.dueAtProcessingTimeMs;
+  return byWatermark || byClock;
+}
 
 /** An operator whose results depend on the rows of earlier micro-batches. */
 export interface StatefulOperator extends PhysicalOperator {
@@ -36,6 +66,13 @@ export interface StatefulOperator extends PhysicalOperator {
    * without this method the output carries the input watermark on (an aggregation emits under it).
    */
   outputWatermark?(inputMicros: number | undefined): number | undefined;
+  /**
+   * The operator's next timer as this batch leaves its stores (read while they are open, after it
+   * ran); operators without timers leave it out.
+   */
+  nextTimer?(streaming: StreamingExecution): NextTimer | undefined;
+  /** The names of its own figures that progress reports as `customMetrics` (Spark's names). */
+  readonly customMetricNames?: readonly string[];
 }
 
 /** The watermark `op` emits for the operators above it, given its input watermark. */

@@ -4,8 +4,11 @@
  * mentions it, as in Spark) and whether it reads a stream.
  */
 import type { Expression, ExplodeExpression, TimeWindowExpression } from '../expr/expression.js';
+import type { OutputMode } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import type { StatefulProcessor, TimeMode } from './stateful-processor.js';
+import type { StateVariableDeclaration } from './state-variable-declarations.js';
 
 /** The join types of `df.join(other, on, how)`. */
 export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'left_semi' | 'left_anti';
@@ -127,6 +130,26 @@ export interface Deduplicate extends PlanNode {
   readonly withinWatermark: boolean;
 }
 
+/**
+ * `groupBy(keys).transformWithState(processor, ...)`: a user's stateful processor run per grouping
+ * key; its output rows have the declared schema.
+ */
+export interface TransformWithState extends PlanNode {
+  readonly kind: 'transformWithState';
+  readonly input: LogicalPlan;
+  /** The positions in the input of the grouping key columns. */
+  readonly keyIndices: readonly number[];
+  readonly processor: StatefulProcessor;
+  /** How errors and progress name the processor: its class name. */
+  readonly processorName: string;
+  readonly timeMode: TimeMode;
+  readonly outputMode: OutputMode;
+  /** What the processor's `init` declared (state-variable-declarations.ts). */
+  readonly stateVariables: readonly StateVariableDeclaration[];
+  /** Rows that set up each key's state in the first batch, grouped by their key columns. */
+  readonly initialState?: { readonly plan: LogicalPlan; readonly keyIndices: readonly number[] };
+}
+
 /** Any logical plan node. */
 export type LogicalPlan =
   | Relation
@@ -139,7 +162,8 @@ export type LogicalPlan =
   | Join
   | Sort
   | Limit
-  | Deduplicate;
+  | Deduplicate
+  | TransformWithState;
 
 /** The direct inputs of a node. */
 export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
@@ -159,6 +183,8 @@ export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
       return plan.inputs;
     case 'join':
       return [plan.left, plan.right];
+    case 'transformWithState':
+      return plan.initialState ? [plan.input, plan.initialState.plan] : [plan.input];
   }
 }
 

@@ -1,14 +1,17 @@
 /**
  * Whether a plan reads the processing time: true when any of its expressions calls
- * `current_timestamp()`. A plan that does not runs the same under every batch's clock.
+ * `current_timestamp()`, or it runs a stateful processor (whose timers, TTL and timer values read the
+ * batch's clock). A plan that does not runs the same under every batch's clock.
  */
 import { containsExpression, type Expression } from '../expr/expression.js';
 import { allNodes, type LogicalPlan } from './logical-plan.js';
 
-/** True when some expression of `plan` calls `current_timestamp()`. */
+/** True when some expression of `plan` calls `current_timestamp()`, or it runs a stateful processor. */
 export function readsProcessingTime(plan: LogicalPlan): boolean {
-  return allNodes(plan).some((node) =>
-    expressionsOf(node).some((e) => containsExpression(e, isCurrentTimestamp)),
+  return allNodes(plan).some(
+    (node) =>
+      node.kind === 'transformWithState' ||
+      expressionsOf(node).some((e) => containsExpression(e, isCurrentTimestamp)),
   );
 }
 
@@ -35,6 +38,7 @@ function expressionsOf(node: LogicalPlan): readonly Expression[] {
     case 'union':
     case 'limit':
     case 'deduplicate':
+    case 'transformWithState':
       return [];
   }
 }

@@ -14,6 +14,7 @@ import {
   type Deduplicate,
   type Join,
   type LogicalPlan,
+  type TransformWithState,
   type Union,
 } from './logical-plan.js';
 import { sessionWindowKey } from './session-window-key.js';
@@ -25,6 +26,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
       'writeStream needs a streaming DataFrame (one read with readStream); use write for a batch DataFrame.',
     );
   }
+  checkProcessors(plan, mode);
   const aggregates = allNodes(plan).filter(
     (n): n is Aggregate => n.kind === 'aggregate' && n.isStreaming,
   );
@@ -101,6 +103,41 @@ function operatorText(node: LogicalPlan): string {
 
 function deduplicateName(node: Deduplicate): string {
   return node.withinWatermark ? 'dropDuplicatesWithinWatermark' : 'dropDuplicates';
+}
+
+/**
+ * transformWithState on a stream: append or update mode (as in Spark); event-time mode needs a
+ * watermark beneath it; and it is the query's only stateful operator (chains are not supported yet).
+ */
+function checkProcessors(plan: LogicalPlan, mode: OutputMode): void {
+  const nodes = allNodes(plan);
+  const processors = nodes.filter(
+    (n): n is TransformWithState => n.kind === 'transformWithState' && n.isStreaming,
+  );
+  for (const p of processors) {
+    const what = `transformWithState(${p.processorName})`;
+    if (mode === 'complete') {
+      throw new UnsupportedOperationError(
+        `Complete output mode is not supported with ${what}; use append or update.`,
+      );
+    }
+    const watermarked = p.input.schema.fields.some(
+      (f) => f.metadata?.eventTimeDelayMicros !== undefined,
+    );
+    if (p.timeMode === 'eventTime' && !watermarked) {
+      throw new UnsupportedOperationError(
+        `${what} with timeMode 'eventTime' needs a watermark on its input (mode: ${mode}); add withWatermark on the event-time column before groupBy.`,
+      );
+    }
+  }
+  const stateful = nodes.filter(
+    (n) => n.isStreaming && (n.kind === 'aggregate' || n.kind === 'transformWithState'),
+  );
+  if (processors.length > 0 && stateful.length > 1) {
+    throw new UnsupportedOperationError(
+      `transformWithState(${processors[0].processorName}) must be the only stateful operator of a streaming query for now (mode: ${mode}); run the other one on the sink's output.`,
+    );
+  }
 }
 
 function checkAggregate(agg: Aggregate, mode: OutputMode): void {

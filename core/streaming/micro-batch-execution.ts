@@ -35,10 +35,19 @@ import {
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
-import type { BatchCounters, ExecutionContext } from '../exec/execution-context.js';
+import type {
+  BatchCounters,
+  ExecutionContext,
+  StreamingExecution,
+} from '../exec/execution-context.js';
 import { collectRows } from '../exec/physical-operator.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
-import { outputWatermarkOf } from '../exec/stateful-operator.js';
+import {
+  isTimerDue,
+  type NextTimer,
+  outputWatermarkOf,
+  type StatefulOperator,
+} from '../exec/stateful-operator.js';
 import {
   allNodes,
   type LogicalPlan,
@@ -272,7 +281,13 @@ export class MicroBatchExecution {
         this.cache = undefined;
         return { kind: 'abandoned', batchId, reason: 'the time budget ran out before the commit' };
       }
-      const commit = this.commitRecord(intent, head, result.eventTimeMax, persisted.manifestKey);
+      const commit = this.commitRecord(
+        intent,
+        head,
+        result.eventTimeMax,
+        persisted.manifestKey,
+        result.operatorTimers,
+      );
       const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
       if (committed !== 'committed') {
         this.cache = undefined;
@@ -330,6 +345,7 @@ export class MicroBatchExecution {
       committedIntent,
       latestOffsets: latest.map((e) => e ?? null),
       operatorsActOnWatermark: this.operatorsActOnWatermark(head, committedIntent),
+      timersDue: this.timersDue(head, context.batchTimestampMs),
       batchTimestampMs: context.batchTimestampMs,
     };
     let next = nextBatch(facts);
@@ -352,6 +368,13 @@ export class MicroBatchExecution {
     return this.physical.statefulOperators.some((op) =>
       op.shouldRunAnotherBatch(this.options.outputMode, last[op.operatorId], next[op.operatorId]),
     );
+  }
+
+  /** Whether an operator's timer, as the head recorded it, is due in a batch planned now. */
+  private timersDue(head: CommitRecord | undefined, batchTimestampMs: number): boolean {
+    const timers = head?.operatorTimers ?? {};
+    const watermark = head?.nextWatermarkMicros ?? undefined;
+    return Object.values(timers).some((t) => isTimerDue(t, watermark, batchTimestampMs));
   }
 
   /** The intent of the head batch: remembered when this run committed or read it (no request), else read. */
@@ -444,10 +467,20 @@ export class MicroBatchExecution {
       },
     };
     try {
-      const output = collectRows(this.plans.forBatch(intent.batchTimestampMs).root, ctx);
+      const plan = this.plans.forBatch(intent.batchTimestampMs);
+      const output = collectRows(plan.root, ctx);
+      const operatorTimers = nextTimers(plan, ctx.streaming!);
       stores?.commit();
       const sourceCounts = sourceRows.map((r) => r.length);
-      return { output, counters, operatorCounters, stores, eventTimeMax, sourceRows: sourceCounts };
+      return {
+        output,
+        counters,
+        operatorCounters,
+        stores,
+        eventTimeMax,
+        operatorTimers,
+        sourceRows: sourceCounts,
+      };
     } catch (e) {
       stores?.abort();
       throw e;
@@ -479,9 +512,11 @@ export class MicroBatchExecution {
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
     stateManifest: string | null,
+    operatorTimers: Record<string, NextTimer>,
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
     return {
+      ...(Object.keys(operatorTimers).length > 0 ? { operatorTimers } : {}),
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
       stateManifest,
@@ -531,6 +566,7 @@ export class MicroBatchExecution {
       ...result.stores!.metrics(op.operatorId),
       numRowsDroppedByWatermark:
         result.operatorCounters.get(op.operatorId)?.numRowsDroppedByWatermark ?? 0,
+      ...customMetrics(op, result.operatorCounters.get(op.operatorId)),
     }));
     return {
       id: this.queryId,
@@ -606,4 +642,22 @@ export class MicroBatchExecution {
     await this.releaseLease();
     await Promise.all([...this.sources.map((s) => s.stop?.()), this.options.sink.close?.()]);
   }
+}
+
+/** Each stateful operator's next timer (by id) as the batch leaves its stores, for the commit. */
+function nextTimers(plan: PhysicalPlan, streaming: StreamingExecution): Record<string, NextTimer> {
+  const timers: Record<string, NextTimer> = {};
+  for (const op of plan.statefulOperators) {
+    const timer = op.nextTimer?.(streaming);
+    if (timer) timers[op.operatorId] = timer;
+  }
+  return timers;
+}
+
+/** An operator's own figures for progress, by the names it declares (0 when it counted none). */
+function customMetrics(op: StatefulOperator, counters: BatchCounters | undefined) {
+  if (!op.customMetricNames) return {};
+  return {
+    customMetrics: Object.fromEntries(op.customMetricNames.map((n) => [n, counters?.[n] ?? 0])),
+  };
 }

@@ -10,7 +10,8 @@
  *   rival planned it first). N reads exactly that, whatever the sources say now.
  * - `plan-new`: some source has data after the head's end offsets; a new intent reads it.
  * - `no-data`: no source has new data, but the head batch moved the watermark past the one the head
- *   batch ran under, and a stateful operator may emit or evict under it (Spark's no-data batch).
+ *   batch ran under, and a stateful operator may emit or evict under it (Spark's no-data batch);
+ *   or an operator's timer is due under the watermark and processing time N would run with.
  * - `idle`: nothing to do.
  *
  * A planned intent starts where the head batch ended, fixes the batch's processing time, and runs
@@ -46,6 +47,11 @@ export interface NextBatchFacts {
    * only then is a batch without new data worth running.
    */
   readonly operatorsActOnWatermark: boolean;
+  /**
+   * Whether a stateful operator's timer (as the head's commit recorded it) is due under the
+   * watermark the head proposes and `batchTimestampMs` (isTimerDue). Absent: no timer is.
+   */
+  readonly timersDue?: boolean;
   /** The processing time (ms since the epoch) a batch planned now runs under. */
   readonly batchTimestampMs: number;
   /** The intent of batch N that a losing create-if-absent found, when one did. */
@@ -58,7 +64,7 @@ export function nextBatch(facts: NextBatchFacts): NextBatch {
   if (facts.existingIntent) return reuse(facts.existingIntent, batchId);
   const start = facts.latestOffsets.map((_, i) => facts.committedIntent?.end[i] ?? null);
   const hasData = facts.latestOffsets.some((end, i) => !sameOffset(end, start[i]));
-  if (!hasData && !watermarkMoved(facts)) return { kind: 'idle' };
+  if (!hasData && !watermarkMoved(facts) && !facts.timersDue) return { kind: 'idle' };
   const intent: OffsetIntent = {
     formatVersion: CHECKPOINT_FORMAT_VERSION,
     batchId,

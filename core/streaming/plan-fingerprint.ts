@@ -11,6 +11,8 @@
  *   columns with their types;
  * - each join of two streams: its type, its condition (the keys and the time bounds) and the
  *   schema of the rows each side keeps;
+ * - each stateful processor (transformWithState): its class, grouping keys, time mode and state
+ *   variables (name, kind and types; the TTL may change, as in Spark);
  * - each watermark's event-time column. The delay is left out: as in Spark, it only decides how far
  *   the watermark trails the events, which a restart may change;
  * - the state partition count.
@@ -23,7 +25,15 @@ import { CheckpointError } from '../errors.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
 import type { Expression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
-import type { Aggregate, Deduplicate, Join, LogicalPlan, Watermark } from '../plan/logical-plan.js';
+import type {
+  Aggregate,
+  Deduplicate,
+  Join,
+  LogicalPlan,
+  TransformWithState,
+  Watermark,
+} from '../plan/logical-plan.js';
+import { declarationText } from '../plan/state-variable-declarations.js';
 import { typeName } from '../types/data-types.js';
 
 const VERSION = 'v2';
@@ -81,8 +91,11 @@ function firstFormatFingerprint(physical: PhysicalPlan, numStatePartitions: numb
   return `${operators.join('; ') || 'stateless'}; partitions: ${numStatePartitions}`;
 }
 
-/** The streaming nodes that keep state: aggregations, deduplications, joins of two streams. */
-type StatefulNode = Aggregate | Deduplicate | Join;
+/**
+ * The streaming nodes that keep state: aggregations, deduplications, joins of two streams, stateful
+ * processors.
+ */
+type StatefulNode = Aggregate | Deduplicate | Join | TransformWithState;
 
 /** Stateful nodes and watermarks, children first, as the physical planner numbers them. */
 function statefulNodes(plan: LogicalPlan): {
@@ -93,8 +106,11 @@ function statefulNodes(plan: LogicalPlan): {
   const watermarks: Watermark[] = [];
   const visit = (node: LogicalPlan): void => {
     for (const input of inputsOf(node)) visit(input);
-    if ((node.kind === 'aggregate' || node.kind === 'deduplicate') && node.isStreaming)
-      operators.push(node);
+    const keepsState =
+      node.kind === 'aggregate' ||
+      node.kind === 'deduplicate' ||
+      node.kind === 'transformWithState';
+    if (keepsState && node.isStreaming) operators.push(node);
     if (node.kind === 'join' && node.left.isStreaming && node.right.isStreaming)
       operators.push(node);
     if (node.kind === 'watermark') watermarks.push(node);
@@ -111,6 +127,8 @@ function operatorText(node: StatefulNode): string {
       return deduplicateText(node);
     case 'join':
       return joinText(node);
+    case 'transformWithState':
+      return processorText(node);
   }
 }
 
@@ -145,9 +163,21 @@ function inputsOf(node: LogicalPlan): readonly LogicalPlan[] {
       return node.inputs;
     case 'join':
       return [node.left, node.right];
+    case 'transformWithState':
+      return node.initialState ? [node.input, node.initialState.plan] : [node.input];
     default:
       return [node.input];
   }
+}
+
+/** `transformWithState(Sessions; keys: user: string; timeMode: eventTime; state: events: list<any>)`. */
+function processorText(node: TransformWithState): string {
+  const keys = node.keyIndices.map((i) => {
+    const f = node.input.schema.fields[i];
+    return `${f.name}: ${typeName(f.dataType)}`;
+  });
+  const state = node.stateVariables.map(declarationText).join(', ') || 'none';
+  return `transformWithState(${node.processorName}; keys: ${keys.join(', ')}; timeMode: ${node.timeMode}; state: ${state})`;
 }
 
 /** `aggregate(keys: window(ts, 10 minutes, 10 minutes, 0 µs): struct<...>; values: count(*) AS n: long)`. */

@@ -43,6 +43,8 @@ export interface StateOperatorProgress {
   readonly numRowsRemoved: number;
   /** Input rows the operator dropped as later than the watermark. */
   readonly numRowsDroppedByWatermark: number;
+  /** The operator's own figures, by Spark's names (e.g. a processor's `numExpiredTimers`). */
+  readonly customMetrics?: Readonly<Record<string, number>>;
 }
 
 /** Everything a batch reports. */

@@ -29,3 +29,4 @@ export { ManualClock } from './manual-clock.js';
 export { type RecordedBatch, RecordingSink } from './recording-sink.js';
 export { rowDifference, type RowDifference, rowText } from './row-text.js';
 export { planOutline } from './plan-outline.js';
+export { ProcessorTester, type ProcessorTesterOptions } from './processor-tester.js';

@@ -41,6 +41,8 @@ function nodeText(plan: LogicalPlan): string {
       return `Limit ${plan.n}`;
     case 'deduplicate':
       return `Deduplicate${plan.withinWatermark ? ' within watermark' : ''} on ${plan.keyIndexes.map((i) => plan.schema.fields[i].name).join(', ')}`;
+    case 'transformWithState':
+      return `TransformWithState ${plan.processorName} keys ${plan.keyIndices.map((i) => plan.input.schema.fields[i].name).join(', ')} timeMode ${plan.timeMode}`;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The next-batch decision, case by case: reuse the intent an earlier attempt wrote, plan a new one
- * when a source has data, run a no-data batch when the watermark moved under stateful operators that act on it,
- * or stay idle.
+ * when a source has data, run a no-data batch when the watermark moved under stateful operators that act on it
+ * or an operator's timer is due, or stay idle.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -150,6 +150,39 @@ describe('nextBatch', () => {
         operatorsActOnWatermark: true,
       },
       next: { kind: 'idle' },
+    },
+    {
+      when: "no new data and the watermark stayed, but an operator's timer is due",
+      facts: {
+        head: head(2, 3 * minute),
+        committedIntent: committedIntent(2, [7], 3 * minute),
+        latestOffsets: [7],
+        operatorsActOnWatermark: false,
+        timersDue: true,
+      },
+      next: { kind: 'no-data', intent: planned(3, [7], [7], 3 * minute) },
+    },
+    {
+      when: 'no new data and no timer is due yet',
+      facts: {
+        head: head(2, 3 * minute),
+        committedIntent: committedIntent(2, [7], 3 * minute),
+        latestOffsets: [7],
+        operatorsActOnWatermark: false,
+        timersDue: false,
+      },
+      next: { kind: 'idle' },
+    },
+    {
+      when: 'a source has data and a timer is due: the batch reads the data and fires the timer',
+      facts: {
+        head: head(2, 3 * minute),
+        committedIntent: committedIntent(2, [7], 3 * minute),
+        latestOffsets: [9],
+        operatorsActOnWatermark: false,
+        timersDue: true,
+      },
+      next: { kind: 'plan-new', intent: planned(3, [7], [9], 3 * minute) },
     },
     {
       when: 'an intent for the batch was found, though the sources now report more data',
