@@ -65,6 +65,11 @@ export class KeyedStateStore implements StateStore {
     partition.set(key, value);
   }
 
+  /** Whether a key was put or removed since the last `takeChanges`. */
+  get hasChanges(): boolean {
+    return this.changes.size > 0;
+  }
+
   /** Returns and clears the changes since the last call, by partition. */
   takeChanges(): Map<number, PartitionChanges> {
     const changes = this.changes;

@@ -82,6 +82,12 @@ export class StateRepository {
     return { manifest, stores: new Map(storeIds.map((id, i) => [manifestEntry(id), stores[i]])) };
   }
 
+  /** Whether any store holds changes not yet persisted: a batch without any writes no version. */
+  hasChanges(stores: StoresByEntry): boolean {
+    for (const store of stores.values()) if (store.hasChanges) return true;
+    return false;
+  }
+
   /** Writes the changes of every store as version `batchId` and returns the new manifest's key. */
   async persist(
     batchId: number,

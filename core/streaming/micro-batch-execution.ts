@@ -14,7 +14,8 @@
  *   4. run      read exactly the intent's offset ranges and execute the batch's plan (batch-plans.ts)
  *               under its processing time, each stateful operator under its own watermark
  *               (watermark-propagation.ts).
- *   5. persist  write changed state partitions and a manifest under attempt-unique keys.
+ *   5. persist  write changed state partitions and a manifest under attempt-unique keys; a batch
+ *               that changed no state writes none, and its commit names the version it started from.
  *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
  *   7. commit   create commit#N (create-if-absent), with the watermark of N+1 from
  *               watermark-tracker.ts. Only now does batch N exist.
@@ -32,6 +33,7 @@ import {
   type CommitRecord,
   type OffsetIntent,
   type QueryMetadata,
+  stateVersionOf,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
@@ -269,7 +271,7 @@ export class MicroBatchExecution {
         this.cache = undefined;
         return { kind: 'abandoned', batchId, reason: 'the time budget ran out before the commit' };
       }
-      const commit = this.commitRecord(intent, head, result.eventTimeMax, persisted.manifestKey);
+      const commit = this.commitRecord(intent, head, result.eventTimeMax, persisted);
       const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
       if (committed !== 'committed') {
         this.cache = undefined;
@@ -370,7 +372,8 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const loaded = await this.repository.load(manifestKey, this.storeIds, head?.batchId);
+    const version = head ? stateVersionOf(head) : undefined;
+    const loaded = await this.repository.load(manifestKey, this.storeIds, version);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
 
@@ -430,9 +433,19 @@ export class MicroBatchExecution {
     }
   }
 
-  /** Step 5: writes this version's changed partitions. */
+  /**
+   * Step 5: writes this version's changed partitions and its manifest. A batch that changed no
+   * store writes nothing: its version is the one it started from, whose manifest its commit names.
+   */
   private async persistState(batchId: number, state: CachedState | undefined) {
-    if (!state) return { manifestKey: null, manifest: undefined, bytes: 0 };
+    if (!state || !this.repository.hasChanges(state.stores)) {
+      return {
+        manifestKey: state?.manifestKey ?? null,
+        manifest: state?.manifest,
+        stateVersion: state?.manifestKey ? state.manifest.batchId : undefined,
+        bytes: 0,
+      };
+    }
     const result = await this.repository.persist(
       batchId,
       randomUUID().slice(0, 8),
@@ -442,6 +455,7 @@ export class MicroBatchExecution {
     return {
       manifestKey: result.manifestKey,
       manifest: result.manifest,
+      stateVersion: undefined,
       bytes: result.bytesWritten,
     };
   }
@@ -454,13 +468,14 @@ export class MicroBatchExecution {
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
-    stateManifest: string | null,
+    state: { readonly manifestKey: string | null; readonly stateVersion: number | undefined },
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
     return {
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
-      stateManifest,
+      stateManifest: state.manifestKey,
+      ...(state.stateVersion === undefined ? {} : { stateVersion: state.stateVersion }),
       eventTimeMax,
       nextWatermarkMicros: nextWatermark(
         eventTimeMax,
