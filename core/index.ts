@@ -21,6 +21,7 @@ export type {
   ObjectStoreResolvers,
 } from './checkpoint/object-store-resolver.js';
 export { DataFrame } from './api/dataframe.js';
+export type { ExplainMode } from './exec/explain-text.js';
 export { GroupedData } from './api/grouped-data.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';
 export { DataFrameReader } from './api/dataframe-reader.js';

@@ -1,9 +1,9 @@
 /**
  * Physical planning: turns a logical plan into runnable operators, choosing the streaming variant of
  * stateful operators when the plan runs as a micro-batch. Scan, project, filter, watermark and the
- * aggregates run on column batches; the other operators are row operators behind the row adapter. Stateful operators and watermarks get ids
- * from their position in a fixed traversal, so the same query gets the same ids after a restart and
- * finds its state again.
+ * aggregates run on column batches; the other operators are row operators behind the row adapter.
+ * Stateful operators and watermarks get ids from their position in a fixed traversal, so the same
+ * query gets the same ids after a restart and finds its state again.
  */
 import type { BatchClock } from '../expr/scope.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
@@ -41,6 +41,8 @@ export interface PhysicalPlan {
    * watermark nodes are not an outer one's input: the outer one redefines event time.
    */
   readonly watermarkInputs: readonly (readonly WatermarkInput[])[];
+  /** The operator planned for each logical node, by the node's id (what explain() prints). */
+  readonly operators: ReadonlyMap<number, PhysicalOperator>;
 }
 
 /**
@@ -66,7 +68,13 @@ export function planPhysical(
     inputs = outer;
     return { operator, collected };
   };
+  const operators = new Map<number, PhysicalOperator>();
   const build = (node: LogicalPlan): PhysicalOperator => {
+    const operator = buildNode(node);
+    operators.set(node.id, operator);
+    return operator;
+  };
+  const buildNode = (node: LogicalPlan): PhysicalOperator => {
     switch (node.kind) {
       case 'relation':
       case 'streamingRelation':
@@ -111,5 +119,5 @@ export function planPhysical(
         return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
     }
   };
-  return { root: build(plan), watermarks, statefulOperators, watermarkInputs };
+  return { root: build(plan), watermarks, statefulOperators, watermarkInputs, operators };
 }
