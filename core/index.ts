@@ -259,3 +259,10 @@ export {
 } from './streaming/micro-batch-execution.js';
 export type { CheckpointMaintenance } from './streaming/checkpoint-maintenance.js';
 export type { GarbageCollection } from './state/state-garbage-collector.js';
+export {
+  listStateStores,
+  readStateStore,
+  type StateStoreListing,
+  type StateStoreRow,
+  type StateStoreSelection,
+} from './state/state-store-reader.js';

@@ -146,14 +146,19 @@ export class MicroBatchExecution {
         metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`),
       }),
     );
+    this.clock = options.clock ?? Date.now;
+    const schemas = this.physical.statefulOperators.flatMap((op) =>
+      op.storeNames.map((name) => ({
+        id: stateStoreId(op.operatorId, name),
+        stateSchema: op.stateDescription,
+      })),
+    );
+    this.storeIds = schemas.map((s) => s.id);
     this.repository = new StateRepository(
       options.stateObjects,
       options.numStatePartitions,
       options.snapshotInterval,
-    );
-    this.clock = options.clock ?? Date.now;
-    this.storeIds = this.physical.statefulOperators.flatMap((op) =>
-      op.storeNames.map((name) => stateStoreId(op.operatorId, name)),
+      schemas,
     );
   }
 
