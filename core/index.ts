@@ -37,6 +37,7 @@ export type {
   TTLConfig,
   ValueState,
 } from './plan/stateful-processor.js';
+export type { ExplainMode } from './exec/explain-text.js';
 export { Column, type ColumnLike, type SortColumn } from './api/column.js';
 export { DataFrameReader } from './api/dataframe-reader.js';
 export { DataFrameWriter, type SaveMode } from './api/dataframe-writer.js';
@@ -234,3 +235,10 @@ export {
 } from './streaming/micro-batch-execution.js';
 export type { CheckpointMaintenance } from './streaming/checkpoint-maintenance.js';
 export type { GarbageCollection } from './state/state-garbage-collector.js';
+export {
+  listStateStores,
+  readStateStore,
+  type StateStoreListing,
+  type StateStoreRow,
+  type StateStoreSelection,
+} from './state/state-store-reader.js';

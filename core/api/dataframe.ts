@@ -5,6 +5,7 @@
  */
 import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { executeBatch } from '../exec/batch-execution.js';
+import { type ExplainMode, explainText } from '../exec/explain-text.js';
 import { formatTable } from '../io/text-table.js';
 import type { Expression } from '../expr/expression.js';
 import { type JoinType, type LogicalPlan } from '../plan/logical-plan.js';
@@ -66,6 +67,23 @@ export class DataFrame {
   /** Prints the schema as a tree. */
   printSchema(): void {
     console.log(treeString(this.schema));
+  }
+
+  /**
+   * Prints the plan as Spark's `explain` does: the physical plan (`simple`, or `false`), or the
+   * parsed logical plan and the physical plan (`extended`, or `true`). See `explainString`.
+   */
+  explain(mode: ExplainMode | boolean = 'simple'): void {
+    console.log(this.explainString(mode));
+  }
+
+  /**
+   * The text `explain(mode)` prints. A streaming DataFrame is planned as its query would be,
+   * without starting one: its stateful operators show their operatorId, state stores, watermark
+   * and the output mode append (the mode Spark's explain plans a stream in).
+   */
+  explainString(mode: ExplainMode | boolean = 'simple'): string {
+    return explainText(this.plan, mode, 'append');
   }
 
   /** A column of this DataFrame, usable to tell same-named columns apart in a join condition. */

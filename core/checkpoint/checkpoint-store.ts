@@ -38,6 +38,11 @@ export interface CommitRecord {
   readonly batchId: number;
   /** Key of the state manifest of this version (null when the query has no state). */
   readonly stateManifest: string | null;
+  /**
+   * The batch whose manifest `stateManifest` is, when an earlier one: a batch that changed no state
+   * writes none and its version is the one it started from. Absent, the manifest is this batch's.
+   */
+  readonly stateVersion?: number;
   /** Max event time seen so far per watermark operator (by id). */
   readonly eventTimeMax: Readonly<Record<string, number>>;
   /** The watermark batch N+1 runs under. */
@@ -54,6 +59,11 @@ export interface CommitRecord {
       { readonly dueAtWatermarkMicros?: number; readonly dueAtProcessingTimeMs?: number }
     >
   >;
+}
+
+/** The batch whose state manifest a commit names: its own, unless it changed no state. */
+export function stateVersionOf(commit: CommitRecord): number {
+  return commit.stateVersion ?? commit.batchId;
 }
 
 /**

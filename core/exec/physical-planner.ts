@@ -1,10 +1,10 @@
 /**
  * Physical planning: turns a logical plan into runnable operators, choosing the streaming variant of
- * stateful operators when the plan runs as a micro-batch (a streaming aggregation, a join of two
- * streams). Scan, project, filter, watermark and the
- * aggregates run on column batches; the other operators are row operators behind the row adapter. Stateful operators and watermarks get ids
- * from their position in a fixed traversal, so the same query gets the same ids after a restart and
- * finds its state again.
+ * stateful operators when the plan runs as a micro-batch (aggregations, deduplications, session
+ * windows, joins of two streams, stateful processors). Scan, project, filter, watermark and the
+ * aggregates run on column batches; the other operators are row operators behind the row adapter.
+ * Stateful operators and watermarks get ids from their position in a fixed traversal, so the same
+ * query gets the same ids after a restart and finds its state again.
  */
 import type { BatchClock } from '../expr/scope.js';
 import { pruneJsonFields } from '../plan/json-field-pruning.js';
@@ -51,6 +51,8 @@ export interface PhysicalPlan {
    * watermark nodes are not an outer one's input: the outer one redefines event time.
    */
   readonly watermarkInputs: readonly (readonly WatermarkInput[])[];
+  /** The operator planned for each logical node, by the node's id (what explain() prints). */
+  readonly operators: ReadonlyMap<number, PhysicalOperator>;
 }
 
 /**
@@ -77,7 +79,13 @@ export function planPhysical(
     inputs = outer;
     return { operator, collected };
   };
+  const operators = new Map<number, PhysicalOperator>();
   const build = (node: LogicalPlan): PhysicalOperator => {
+    const operator = buildNode(node);
+    operators.set(node.id, operator);
+    return operator;
+  };
+  const buildNode = (node: LogicalPlan): PhysicalOperator => {
     switch (node.kind) {
       case 'relation':
       case 'streamingRelation':
@@ -174,5 +182,11 @@ export function planPhysical(
       }
     }
   };
-  return { root: build(pruneJsonFields(plan)), watermarks, statefulOperators, watermarkInputs };
+  return {
+    root: build(pruneJsonFields(plan)),
+    watermarks,
+    statefulOperators,
+    watermarkInputs,
+    operators,
+  };
 }

@@ -54,13 +54,15 @@ export class BatchStateStores {
     let numRowsTotal = 0;
     let numRowsUpdated = 0;
     let numRowsRemoved = 0;
+    let memoryUsedBytes = 0;
     for (const store of this.open.values()) {
       if (store.id.operatorId !== operatorId) continue;
       const m = store.metrics();
       numRowsTotal += m.numRowsTotal;
       numRowsUpdated += m.numRowsUpdated;
       numRowsRemoved += m.numRowsRemoved;
+      memoryUsedBytes += m.memoryUsedBytes;
     }
-    return { numRowsTotal, numRowsUpdated, numRowsRemoved };
+    return { numRowsTotal, numRowsUpdated, numRowsRemoved, memoryUsedBytes };
   }
 }

@@ -3,6 +3,7 @@
  * (docs/architecture.md section 5). It records which keys changed since the last persist, so a
  * batch writes only the partitions it touched: persisting costs what changed, not what is held.
  */
+import { stateEntryBytes } from './state-size-estimate.js';
 import type { StateStore } from './state-store.js';
 
 /** Marks a key deleted in a partition's change set. */
@@ -16,6 +17,7 @@ export class KeyedStateStore implements StateStore {
   private readonly partitions: Map<string, unknown>[];
   private changes: Map<number, PartitionChanges> = new Map();
   private count = 0;
+  private bytes = 0;
 
   constructor(readonly numPartitions: number) {
     this.partitions = Array.from({ length: numPartitions }, () => new Map());
@@ -27,18 +29,13 @@ export class KeyedStateStore implements StateStore {
 
   put(key: string, value: unknown): void {
     const p = this.partitionOf(key);
-    const partition = this.partitions[p];
-    if (!partition.has(key)) this.count++;
-    partition.set(key, value);
+    this.set(this.partitions[p], key, value);
     this.changesOf(p).set(key, value);
   }
 
   remove(key: string): void {
     const p = this.partitionOf(key);
-    if (this.partitions[p].delete(key)) {
-      this.count--;
-      this.changesOf(p).set(key, DELETED);
-    }
+    if (this.delete(this.partitions[p], key)) this.changesOf(p).set(key, DELETED);
   }
 
   *entries(): IterableIterator<[string, unknown]> {
@@ -49,6 +46,14 @@ export class KeyedStateStore implements StateStore {
     return this.count;
   }
 
+  /**
+   * The estimated bytes the entries take in memory (state-size-estimate.ts), kept up to date by
+   * every put and remove rather than measured, so reading it costs nothing.
+   */
+  get memoryUsedBytes(): number {
+    return this.bytes;
+  }
+
   /** The entries of one partition (for snapshots). */
   partitionEntries(p: number): IterableIterator<[string, unknown]> {
     return this.partitions[p].entries();
@@ -56,13 +61,13 @@ export class KeyedStateStore implements StateStore {
 
   /** Applies a persisted change while loading, without recording it as a new change. */
   apply(p: number, key: string, value: unknown): void {
-    const partition = this.partitions[p];
-    if (value === DELETED) {
-      if (partition.delete(key)) this.count--;
-      return;
-    }
-    if (!partition.has(key)) this.count++;
-    partition.set(key, value);
+    if (value === DELETED) this.delete(this.partitions[p], key);
+    else this.set(this.partitions[p], key, value);
+  }
+
+  /** Whether a key was put or removed since the last `takeChanges`. */
+  get hasChanges(): boolean {
+    return this.changes.size > 0;
   }
 
   /** Returns and clears the changes since the last call, by partition. */
@@ -80,6 +85,24 @@ export class KeyedStateStore implements StateStore {
       h = Math.imul(h, 0x01000193);
     }
     return (h >>> 0) % this.numPartitions;
+  }
+
+  /** Sets an entry, counting it and its size; the value it replaces leaves the size as it came in. */
+  private set(partition: Map<string, unknown>, key: string, value: unknown): void {
+    const old = partition.get(key);
+    if (old === undefined && !partition.has(key)) this.count++;
+    else this.bytes -= stateEntryBytes(key, old);
+    partition.set(key, value);
+    this.bytes += stateEntryBytes(key, value);
+  }
+
+  /** Deletes an entry, uncounting it and its size; false when there was none. */
+  private delete(partition: Map<string, unknown>, key: string): boolean {
+    if (!partition.has(key)) return false;
+    this.bytes -= stateEntryBytes(key, partition.get(key));
+    partition.delete(key);
+    this.count--;
+    return true;
   }
 
   private changesOf(p: number): PartitionChanges {

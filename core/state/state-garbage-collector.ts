@@ -5,7 +5,7 @@
  * Files of batches after the last commit are never touched, since an attempt may be writing them now.
  * A collection may stop at any point (at its deadline): it deletes only files it has shown unreferenced.
  */
-import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
+import { type CheckpointStore, stateVersionOf } from '../checkpoint/checkpoint-store.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import type { StateRepository } from './state-repository.js';
 
@@ -70,9 +70,10 @@ async function referencedFiles(
     if (!inTime()) return 'out of time';
     const commit = await checkpoint.getCommit(batchId);
     if (!commit) return 'unreadable';
-    if (!commit.stateManifest) continue;
+    // batches that changed no state name the manifest of the version they started from
+    if (!commit.stateManifest || referenced.has(commit.stateManifest)) continue;
     referenced.add(commit.stateManifest);
-    const manifest = await repository.readManifest(commit.stateManifest, batchId);
+    const manifest = await repository.readManifest(commit.stateManifest, stateVersionOf(commit));
     for (const partitions of Object.values(manifest.operators)) {
       for (const files of partitions) {
         if (files.snapshot) referenced.add(files.snapshot);

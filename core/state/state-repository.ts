@@ -11,8 +11,9 @@
  * loading reads at most that many files per partition. The commit record names the manifest; files
  * of attempts that never committed are unreferenced garbage and are never read.
  *
- * Each file is checksummed text (checksummed-text.ts): a header line with the format version and
- * the SHA-256 of the body, then one `[key, value]` (put) or `[key]` (delete) per line. A manifest is
+ * Each file is checksummed text (checksummed-text.ts): a header line with the format version, the
+ * operator, store, partition and state schema it holds (state-store-identity.ts, checked on load)
+ * and the SHA-256 of the body, then one `[key, value]` (put) or `[key]` (delete) per line. A manifest is
  * checksummed JSON, and must hold the batch of the commit that names it. A file whose checksum does
  * not match, a manifest of another batch, or a missing file is a CheckpointError naming its key:
  * state is never silently reset or rolled back.
@@ -27,7 +28,20 @@ import { CheckpointError } from '../errors.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { DELETED, KeyedStateStore, type PartitionChanges } from './keyed-state-store.js';
-import { describeStore, manifestEntry, type StateStoreId } from './state-store-id.js';
+import {
+  describeStore,
+  manifestEntry,
+  type StateStoreId,
+  storeIdOfEntry,
+} from './state-store-id.js';
+import {
+  checkFileIdentity,
+  checkManifestEntry,
+  fileIdentity,
+  type ManifestStoreEntry,
+  type StateFileIdentity,
+  type StateStoreSchema,
+} from './state-store-identity.js';
 import { decodeStateValue, encodeStateValue } from './state-value.js';
 
 const FORMAT_VERSION = 1;
@@ -45,6 +59,8 @@ export interface StateManifest {
   readonly numPartitions: number;
   /** By store, under its manifest entry (the field keeps the name it had when stores were operators). */
   readonly operators: Readonly<Record<string, readonly PartitionFiles[]>>;
+  /** By manifest entry, which store it is and its state schema (absent in earlier versions' manifests). */
+  readonly stores?: Readonly<Record<string, ManifestStoreEntry>>;
 }
 
 /** The loaded stores of a version, by manifest entry. */
@@ -60,11 +76,22 @@ export interface PersistResult {
 
 /** Loads and persists versions of operator state. */
 export class StateRepository {
+  private readonly schemas: ReadonlyMap<string, StateStoreSchema>;
+
   constructor(
     private readonly store: ObjectStore,
     private readonly numPartitions: number,
     private readonly snapshotInterval: number,
-  ) {}
+    /** The query's stores and their state schemas, which files record and loading checks. */
+    schemas: readonly StateStoreSchema[] = [],
+  ) {
+    this.schemas = new Map(schemas.map((s) => [manifestEntry(s.id), s]));
+  }
+
+  /** The store under a manifest entry, with its schema when the query declared one. */
+  private schemaOf(entry: string): StateStoreSchema {
+    return this.schemas.get(entry) ?? { id: storeIdOfEntry(entry) };
+  }
 
   /**
    * Loads `storeIds` at the version named by `manifestKey` (empty stores when null); `batchId` is
@@ -78,8 +105,16 @@ export class StateRepository {
     const manifest = manifestKey
       ? await this.readManifest(manifestKey, batchId)
       : this.emptyManifest(storeIds);
-    const stores = await Promise.all(storeIds.map((id) => this.loadStore(manifest, id)));
+    const stores = await Promise.all(
+      storeIds.map((id) => this.loadStore(manifest, manifestKey, id)),
+    );
     return { manifest, stores: new Map(storeIds.map((id, i) => [manifestEntry(id), stores[i]])) };
+  }
+
+  /** Whether any store holds changes not yet persisted: a batch without any writes no version. */
+  hasChanges(stores: StoresByEntry): boolean {
+    for (const store of stores.values()) if (store.hasChanges) return true;
+    return false;
   }
 
   /** Writes the changes of every store as version `batchId` and returns the new manifest's key. */
@@ -92,8 +127,11 @@ export class StateRepository {
     let filesWritten = 0;
     let bytesWritten = 0;
     const operators: Record<string, PartitionFiles[]> = {};
+    const storeEntries: Record<string, ManifestStoreEntry> = {};
     await Promise.all(
       [...stores].map(async ([entry, store]) => {
+        const { id, stateSchema } = this.schemaOf(entry);
+        storeEntries[entry] = { ...id, ...(stateSchema === undefined ? {} : { stateSchema }) };
         const files = [...(previous.operators[entry] ?? this.emptyPartitions())];
         await Promise.all(
           [...store.takeChanges()].map(async ([p, changes]) => {
@@ -119,6 +157,7 @@ export class StateRepository {
       batchId,
       numPartitions: this.numPartitions,
       operators,
+      stores: storeEntries,
     };
     const manifestKey = `state/manifests/${sortableId(batchId)}-${attemptId}.json`;
     const bytes = Buffer.from(encodeChecksummedRecord(manifest, { kind: 'manifest' }));
@@ -148,7 +187,7 @@ export class StateRepository {
     for (const [k, v] of entries) {
       lines.push(JSON.stringify(v === DELETED ? [k] : [k, encodeStateValue(v)]));
     }
-    const bytes = encodeFile(kind, lines);
+    const bytes = encodeFile(kind, lines, fileIdentity(this.schemaOf(entry), p));
     await this.store.put(key, bytes);
     const files = snapshot
       ? { snapshot: key, deltas: [] }
@@ -156,9 +195,17 @@ export class StateRepository {
     return { files, bytes: bytes.length };
   }
 
-  private async loadStore(manifest: StateManifest, id: StateStoreId): Promise<KeyedStateStore> {
+  private async loadStore(
+    manifest: StateManifest,
+    manifestKey: string | null,
+    id: StateStoreId,
+  ): Promise<KeyedStateStore> {
     const store = new KeyedStateStore(this.numPartitions);
-    const partitions = manifest.operators[manifestEntry(id)] ?? this.emptyPartitions();
+    const entry = manifestEntry(id);
+    const expected = this.schemas.get(entry) ?? { id };
+    if (manifestKey)
+      checkManifestEntry(manifest.stores?.[entry], expected, this.describe(manifestKey));
+    const partitions = manifest.operators[entry] ?? this.emptyPartitions();
     const contents = await Promise.all(
       partitions.map((files, p) =>
         Promise.all(
@@ -168,6 +215,7 @@ export class StateRepository {
               this.readFile(
                 k,
                 `the state manifest of batch ${manifest.batchId}, ${describeStore(id)} partition ${p}`,
+                (header) => checkFileIdentity(header, expected, p, this.describe(k)),
               ),
             ),
         ),
@@ -204,12 +252,18 @@ export class StateRepository {
     return manifest;
   }
 
-  private async readFile(key: string, entry: string): Promise<[string, unknown][]> {
+  /** Reads one state file; `checkHeader` refuses a file that is not the one the caller expects. */
+  private async readFile(
+    key: string,
+    entry: string,
+    checkHeader: (header: Readonly<Record<string, unknown>>) => void,
+  ): Promise<[string, unknown][]> {
     const opened = openText(Buffer.from(await this.required(key, entry)).toString('utf8'));
     if (isTextProblem(opened)) throw corrupt(this.store, key, opened.problem, opened.cause);
     const { header, body } = opened;
     if (header.formatVersion !== FORMAT_VERSION)
       throw corrupt(this.store, key, `unknown format version ${String(header.formatVersion)}`);
+    checkHeader(header);
     if (body === '') return [];
     return body.split('\n').map((line) => {
       const entry = JSON.parse(line) as [string, unknown?];
@@ -229,6 +283,11 @@ export class StateRepository {
     return bytes;
   }
 
+  /** How a state object is named in messages: the store's location and its key. */
+  private describe(key: string): string {
+    return `${this.store.location}/${key}`;
+  }
+
   private emptyManifest(storeIds: readonly StateStoreId[]): StateManifest {
     const operators: Record<string, PartitionFiles[]> = {};
     for (const id of storeIds) operators[manifestEntry(id)] = this.emptyPartitions();
@@ -245,8 +304,9 @@ export class StateRepository {
   }
 }
 
-function encodeFile(kind: string, lines: string[]): Uint8Array {
-  return Buffer.from(sealText({ formatVersion: FORMAT_VERSION, kind }, lines.join('\n')));
+function encodeFile(kind: string, lines: string[], identity: StateFileIdentity): Uint8Array {
+  const header = { formatVersion: FORMAT_VERSION, kind, ...identity };
+  return Buffer.from(sealText(header, lines.join('\n')));
 }
 
 function corrupt(

@@ -41,6 +41,14 @@ export function manifestEntry(id: StateStoreId): string {
     : `${id.operatorId}/${id.storeName}`;
 }
 
+/** The store a manifest entry names (the inverse of `manifestEntry`). */
+export function storeIdOfEntry(entry: string): StateStoreId {
+  const slash = entry.indexOf('/');
+  return slash < 0
+    ? stateStoreId(Number(entry))
+    : stateStoreId(Number(entry.slice(0, slash)), entry.slice(slash + 1));
+}
+
 /** How a store is named in messages: `operator 0 store 'default'`. */
 export function describeStore(id: StateStoreId): string {
   return `operator ${id.operatorId} store '${id.storeName}'`;

@@ -20,6 +20,8 @@ export interface StateStoreMetrics {
   readonly numRowsTotal: number;
   readonly numRowsUpdated: number;
   readonly numRowsRemoved: number;
+  /** The estimated bytes the store's entries take in memory after the batch (state-size-estimate.ts). */
+  readonly memoryUsedBytes: number;
 }
 
 /** One store at one version, open for one batch. */
@@ -90,6 +92,7 @@ export class VersionedStateStore implements StateStore {
       numRowsTotal: this.data.size,
       numRowsUpdated: this.updated,
       numRowsRemoved: this.removed,
+      memoryUsedBytes: this.data.memoryUsedBytes,
     };
   }
 

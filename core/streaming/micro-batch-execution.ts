@@ -14,7 +14,8 @@
  *   4. run      read exactly the intent's offset ranges and execute the batch's plan (batch-plans.ts)
  *               under its processing time, each stateful operator under its own watermark
  *               (watermark-propagation.ts).
- *   5. persist  write changed state partitions and a manifest under attempt-unique keys.
+ *   5. persist  write changed state partitions and a manifest under attempt-unique keys; a batch
+ *               that changed no state writes none, and its commit names the version it started from.
  *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
  *   7. commit   create commit#N (create-if-absent), with the watermark of N+1 from
  *               watermark-tracker.ts. Only now does batch N exist.
@@ -32,6 +33,7 @@ import {
   type CommitRecord,
   type OffsetIntent,
   type QueryMetadata,
+  stateVersionOf,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
@@ -154,14 +156,19 @@ export class MicroBatchExecution {
         metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`),
       }),
     );
+    this.clock = options.clock ?? Date.now;
+    const schemas = this.physical.statefulOperators.flatMap((op) =>
+      op.storeNames.map((name) => ({
+        id: stateStoreId(op.operatorId, name),
+        stateSchema: op.stateDescription,
+      })),
+    );
+    this.storeIds = schemas.map((s) => s.id);
     this.repository = new StateRepository(
       options.stateObjects,
       options.numStatePartitions,
       options.snapshotInterval,
-    );
-    this.clock = options.clock ?? Date.now;
-    this.storeIds = this.physical.statefulOperators.flatMap((op) =>
-      op.storeNames.map((name) => stateStoreId(op.operatorId, name)),
+      schemas,
     );
   }
 
@@ -285,7 +292,7 @@ export class MicroBatchExecution {
         intent,
         head,
         result.eventTimeMax,
-        persisted.manifestKey,
+        persisted,
         result.operatorTimers,
       );
       const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
@@ -399,7 +406,8 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const loaded = await this.repository.load(manifestKey, this.storeIds, head?.batchId);
+    const version = head ? stateVersionOf(head) : undefined;
+    const loaded = await this.repository.load(manifestKey, this.storeIds, version);
     return { state: { manifestKey, ...loaded }, warm: false };
   }
 
@@ -487,9 +495,19 @@ export class MicroBatchExecution {
     }
   }
 
-  /** Step 5: writes this version's changed partitions. */
+  /**
+   * Step 5: writes this version's changed partitions and its manifest. A batch that changed no
+   * store writes nothing: its version is the one it started from, whose manifest its commit names.
+   */
   private async persistState(batchId: number, state: CachedState | undefined) {
-    if (!state) return { manifestKey: null, manifest: undefined, bytes: 0 };
+    if (!state || !this.repository.hasChanges(state.stores)) {
+      return {
+        manifestKey: state?.manifestKey ?? null,
+        manifest: state?.manifest,
+        stateVersion: state?.manifestKey ? state.manifest.batchId : undefined,
+        bytes: 0,
+      };
+    }
     const result = await this.repository.persist(
       batchId,
       randomUUID().slice(0, 8),
@@ -499,6 +517,7 @@ export class MicroBatchExecution {
     return {
       manifestKey: result.manifestKey,
       manifest: result.manifest,
+      stateVersion: undefined,
       bytes: result.bytesWritten,
     };
   }
@@ -511,7 +530,7 @@ export class MicroBatchExecution {
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
-    stateManifest: string | null,
+    state: { readonly manifestKey: string | null; readonly stateVersion: number | undefined },
     operatorTimers: Record<string, NextTimer>,
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
@@ -519,7 +538,8 @@ export class MicroBatchExecution {
       ...(Object.keys(operatorTimers).length > 0 ? { operatorTimers } : {}),
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
-      stateManifest,
+      stateManifest: state.manifestKey,
+      ...(state.stateVersion === undefined ? {} : { stateVersion: state.stateVersion }),
       eventTimeMax,
       nextWatermarkMicros: nextWatermark(
         eventTimeMax,

@@ -41,6 +41,11 @@ export interface StateOperatorProgress {
   readonly numRowsUpdated: number;
   /** Keys the batch removed (evicted by the watermark, for an aggregation). */
   readonly numRowsRemoved: number;
+  /**
+   * The estimated bytes its stores' keys and values take in memory after the batch, kept up to date
+   * on every put and remove (core/state/state-size-estimate.ts), not measured by a scan.
+   */
+  readonly memoryUsedBytes: number;
   /** Input rows the operator dropped as later than the watermark. */
   readonly numRowsDroppedByWatermark: number;
   /** The operator's own figures, by Spark's names (e.g. a processor's `numExpiredTimers`). */

@@ -181,6 +181,45 @@ describe('the commit protocol on DynamoDB and S3', () => {
     });
   }
 
+  it('writes no S3 object for a batch that changed no state, and after a crash in the next batch a cold invocation resumes from the version it kept', async () => {
+    const queryId = uniqueName('unchanged');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    const chunks = eventChunks(3);
+    const { stateObjects, checkpoint } = await awsBackend(queryId);
+    input.addData(chunks[0]);
+    await runInvocation(await invocation(queryId, df, sink), budget());
+    const before = await stateObjects.list('state/');
+    // later than the watermark: dropped, so the aggregation's state stays as it was
+    input.addData([{ ts: at('09:00:00'), category: 'a', user: 'late' }]);
+    const late = await runInvocation(await invocation(queryId, df, sink), budget());
+    expect(
+      late.batches.map((p) => [p.numInputRows, p.lateRowsDropped, p.stateBytesWritten]),
+    ).toEqual([[1, 1, 0]]);
+    expect(await stateObjects.list('state/')).toEqual(before);
+    const head = (await checkpoint.latestCommit())!;
+    const kept = (await checkpoint.getCommit(head.stateVersion!))!;
+    expect(head.stateManifest).toBe(kept.stateManifest);
+
+    input.addData(chunks[1]);
+    const crashing = await invocation(queryId, df, sink, {
+      afterStep: (step) => {
+        if (step === 'persist') throw new Error('died after persist');
+      },
+    });
+    await expect(runInvocation(crashing, budget())).rejects.toThrow('died after persist');
+    for (const chunk of [chunks[2], [FLUSH]]) {
+      input.addData(chunk);
+      const result = await runInvocation(await invocation(queryId, df, sink), budget());
+      expect(result.batches[0].stateLoad).toBe('cold');
+    }
+    expect(canonical(sink.rows())).toEqual(
+      await batchResult([...chunks[0], ...chunks[1], ...chunks[2]]),
+    );
+  });
+
   it('does not let a slow invocation commit after its lease expired and another took over', async () => {
     const queryId = uniqueName('slow');
     const session = new SluiceSession();

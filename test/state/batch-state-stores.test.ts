@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyedStateStore } from '../../core/state/keyed-state-store.js';
 import { BatchStateStores } from '../../core/state/batch-state-stores.js';
 import { manifestEntry, stateStoreId } from '../../core/state/state-store-id.js';
+import { stateEntryBytes } from '../../core/state/state-size-estimate.js';
 
 const IDS = [stateStoreId(0), stateStoreId(1, 'left'), stateStoreId(1, 'right')];
 
@@ -21,7 +22,12 @@ describe('BatchStateStores', () => {
     stores.store(1, 'left').put('a', 1);
     stores.store(1, 'right').put('b', 1);
     stores.store(0).put('c', 1);
-    expect(stores.metrics(1)).toEqual({ numRowsTotal: 2, numRowsUpdated: 2, numRowsRemoved: 0 });
+    expect(stores.metrics(1)).toEqual({
+      numRowsTotal: 2,
+      numRowsUpdated: 2,
+      numRowsRemoved: 0,
+      memoryUsedBytes: stateEntryBytes('a', 1) + stateEntryBytes('b', 1),
+    });
   });
 
   it('commit or abort all stores together', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type BatchStep,
+  col,
   FileCheckpointStore,
   LocalDirectoryStore,
   SluiceSession,
@@ -77,6 +78,39 @@ describe('state garbage collection', () => {
     }
     const manifests = after.filter((f) => f.includes('manifests'));
     expect(manifests).toHaveLength(3);
+  });
+
+  it('keeps the version that batches which changed no state name, however old the batch that wrote it', async () => {
+    const checkpoint = tempDir();
+    const session = new SluiceSession();
+    const input = session.memoryStream('k STRING');
+    const query = await session.readStream
+      .memory(input)
+      .filter(col('k').neq('noise'))
+      .groupBy('k')
+      .count()
+      .writeStream.outputMode('complete')
+      .format('memory')
+      .option('checkpointLocation', checkpoint)
+      .option('numStatePartitions', 2)
+      .start();
+    for (const k of ['a', 'b', 'noise', 'noise', 'noise', 'noise', 'noise']) {
+      input.addData([{ k }]);
+      await query.processAllAvailable();
+    }
+    await query.stop();
+    const store = new LocalDirectoryStore(checkpoint);
+    const checkpointStore = new FileCheckpointStore(store);
+    const repository = new StateRepository(store, 2, 10);
+    const result = await collectStateGarbage(checkpointStore, store, repository, 3);
+    // batch 0's manifest is garbage; batch 1's, which the last three commits name, is kept
+    expect(result.deleted).toBe(1);
+    const head = (await checkpointStore.latestCommit())!;
+    expect(head).toMatchObject({ batchId: 6, stateVersion: 1 });
+    const { stores } = await repository.load(head.stateManifest, [stateStoreId(0)], 1);
+    expect([...stores.get('0')!.entries()].map(([, v]) => (v as unknown[][])[0])).toEqual(
+      expect.arrayContaining([['a'], ['b']]),
+    );
   });
 
   it('deletes nothing while a retained commit cannot be read', async () => {

@@ -3,6 +3,7 @@ import { ExecutionError } from '../../core/errors.js';
 import { KeyedStateStore } from '../../core/state/keyed-state-store.js';
 import { stateStoreId } from '../../core/state/state-store-id.js';
 import { VersionedStateStore } from '../../core/state/versioned-state-store.js';
+import { stateEntryBytes } from '../../core/state/state-size-estimate.js';
 
 function openStore(version = 4) {
   const data = new KeyedStateStore(4);
@@ -26,7 +27,12 @@ describe('VersionedStateStore', () => {
     store.put('b', 1);
     store.remove('kept');
     store.remove('never-there');
-    expect(store.metrics()).toEqual({ numRowsTotal: 2, numRowsUpdated: 3, numRowsRemoved: 1 });
+    expect(store.metrics()).toEqual({
+      numRowsTotal: 2,
+      numRowsUpdated: 3,
+      numRowsRemoved: 1,
+      memoryUsedBytes: stateEntryBytes('a', 2) + stateEntryBytes('b', 1),
+    });
   });
 
   it.each([

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { col, count, SluiceSession, window } from '../../core/index.js';
+import {
+  col,
+  count,
+  SluiceSession,
+  type StreamingQueryProgress,
+  window,
+} from '../../core/index.js';
 import type { OutputMode } from '../../core/sinks/sink.js';
 import { at, clickSchema } from '../support/events.js';
+import { tempDir } from '../support/temp-dir.js';
 
 async function windowedCountQuery(mode: OutputMode) {
   const session = new SluiceSession();
@@ -36,6 +43,7 @@ describe('stateful operators in progress', () => {
     const last = query.recentProgress.find((p) => p.numInputRows === 2)!;
     expect(last.stateOperators).toEqual([
       {
+        memoryUsedBytes: expect.any(Number) as number,
         operatorId: 0,
         operatorName: 'stateStoreSave',
         // [10:40, 10:50) books is held; [10:00, 10:10) books and games were evicted in the
@@ -65,4 +73,73 @@ describe('stateful operators in progress', () => {
       expect(query.recentProgress.filter((p) => p.numInputRows === 0)).toHaveLength(noDataBatches);
     },
   );
+
+  it('report the memory their stores take: growing with the keys held, falling when keys are evicted, the same warm or cold', async () => {
+    const checkpoint = tempDir();
+    const session = new SluiceSession();
+    const events = session.memoryStream(clickSchema, 'clicks');
+    const start = () =>
+      session.readStream
+        .memory(events)
+        .withWatermark('ts', '15 minutes')
+        .groupBy(window(col('ts'), '10 minutes'), col('category'))
+        .agg(count().alias('n'))
+        .writeStream.outputMode('append')
+        .format('memory')
+        .option('checkpointLocation', checkpoint)
+        .start();
+    const memory = (p: StreamingQueryProgress) => p.stateOperators[0].memoryUsedBytes;
+    let query = await start();
+    events.addData([{ ts: at('10:01:00'), category: 'books', user: 'u1' }]);
+    await query.processAllAvailable();
+    const oneKey = memory(query.lastProgress!);
+    events.addData([
+      { ts: at('10:02:00'), category: 'games', user: 'u2' },
+      { ts: at('10:03:00'), category: 'music', user: 'u3' },
+    ]);
+    await query.processAllAvailable();
+    const threeKeys = memory(query.lastProgress!);
+    expect(oneKey).toBeGreaterThan(0);
+    expect(threeKeys).toBeGreaterThan(oneKey);
+    await query.stop();
+
+    query = await start(); // cold: the same keys, loaded from the checkpoint, take the same memory
+    events.addData([{ ts: at('10:04:00'), category: 'books', user: 'u4' }]);
+    await query.processAllAvailable();
+    const [first] = query.recentProgress;
+    expect(first.stateLoad).toBe('cold');
+    expect(memory(first)).toBe(threeKeys); // 10:04 books only raised a count
+
+    events.addData([{ ts: at('11:00:00'), category: 'books', user: 'u5' }]); // closes 10:00-10:10
+    await query.processAllAvailable();
+    await query.stop();
+    const after = query.lastProgress!;
+    expect(after.stateOperators[0].numRowsTotal).toBe(1);
+    expect(memory(after)).toBeLessThan(threeKeys);
+    expect(memory(after)).toBeGreaterThan(0);
+  });
+
+  it('report rows total, updated and removed that add up: each batch holds what the last held, plus keys it added, minus keys it removed', async () => {
+    const { events, query } = await windowedCountQuery('update');
+    const minutes = [1, 3, 12, 14, 31, 2, 55, 57, 80, 81, 82, 120];
+    for (const [i, m] of minutes.entries()) {
+      const ts = at('10:00:00') + m * 60_000_000;
+      events.addData([
+        { ts, category: ['books', 'games'][i % 2], user: `u${i}` },
+        { ts, category: 'books', user: `v${i}` },
+      ]);
+      await query.processAllAvailable();
+    }
+    await query.stop();
+    let held = 0;
+    for (const p of query.recentProgress) {
+      const s = p.stateOperators[0];
+      const added = s.numRowsTotal - held + s.numRowsRemoved;
+      // a key the batch added it also wrote; a key it wrote may have been held before
+      expect(added).toBeGreaterThanOrEqual(0);
+      expect(added).toBeLessThanOrEqual(s.numRowsUpdated);
+      held = s.numRowsTotal;
+    }
+    expect(query.recentProgress.some((p) => p.stateOperators[0].numRowsRemoved > 0)).toBe(true);
+  });
 });

@@ -38,6 +38,7 @@ function progress(changes: Partial<StreamingQueryProgress> = {}): StreamingQuery
         numRowsTotal: 37,
         numRowsUpdated: 12,
         numRowsRemoved: 5,
+        memoryUsedBytes: 4_096,
         numRowsDroppedByWatermark: 7,
       },
     ],
