@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { type DataFrame, type RowObject, SluiceSession } from '../../core/index.js';
 import '../../core/sql/index.js';
 import { at } from '../support/events.js';
-import { tempDir } from '../support/temp-dir.js';
+import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -47,14 +47,6 @@ const PER_CATEGORY = `
   SELECT upper(category) AS c, count(*) AS n, sum(amount) AS total
   FROM events GROUP BY upper(category) HAVING count(*) > 1`;
 
-function batches(events: RowObject[], cuts: number[]): RowObject[][] {
-  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points
-    .slice(1)
-    .map((end, i) => events.slice(points[i], end))
-    .filter((b) => b.length > 0);
-}
-
 /** Registers `df` with a watermark as the view `events` and runs `sql` over it. */
 function overView(df: DataFrame, sql: string): DataFrame {
   df.withWatermark('ts', '15 minutes').createOrReplaceTempView('events');
@@ -71,33 +63,19 @@ async function streamResult(
   mode: 'append' | 'complete',
   parts: RowObject[][],
 ): Promise<RowObject[]> {
-  const session = new SluiceSession();
-  const input = session.memoryStream(SCHEMA);
-  const outputs: RowObject[][] = [];
-  const running = await overView(session.readStream.memory(input), sql)
-    .writeStream.outputMode(mode)
-    .foreachBatch((rows) => {
-      outputs.push(rows);
-    })
-    .option('checkpointLocation', tempDir())
-    .start();
-  for (const part of parts) {
-    input.addData(part);
-    await running.processAllAvailable();
-  }
-  await running.stop();
-  return mode === 'complete' ? (outputs[outputs.length - 1] ?? []) : outputs.flat();
-}
-
-function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify(r)).sort();
+  const stream = {
+    session: new SluiceSession(),
+    schema: SCHEMA,
+    query: (df: DataFrame) => overView(df, sql),
+  };
+  return finalResult(mode, await streamOutputs(stream, mode, parts));
 }
 
 describe('the unification law for SQL over a streaming view', () => {
   it('complete mode: the stream equals the batch query after every cut', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const streamed = await streamResult(PER_CATEGORY, 'complete', batches(events, cuts));
+        const streamed = await streamResult(PER_CATEGORY, 'complete', microBatches(events, cuts));
         expect(canonical(streamed)).toEqual(await batchResult(PER_CATEGORY, events));
       }),
       { numRuns: 15 },
@@ -110,7 +88,7 @@ describe('the unification law for SQL over a streaming view', () => {
         const last = Math.max(...events.map((e) => e.ts as number));
         const flush: RowObject = { ts: last + 60 * MINUTE, category: 'flush', amount: null };
         const streamed = await streamResult(WINDOWED, 'append', [
-          ...batches(events, cuts),
+          ...microBatches(events, cuts),
           [flush],
         ]);
         expect(canonical(streamed)).toEqual(await batchResult(WINDOWED, events));

@@ -22,7 +22,7 @@ import {
   when,
 } from '../../core/index.js';
 import { at } from '../support/events.js';
-import { tempDir } from '../support/temp-dir.js';
+import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -53,14 +53,6 @@ function toEvents(
     clock += s.step;
     return { ts: clock - s.back, user: s.user, amount: s.amount };
   });
-}
-
-function batches(events: RowObject[], cuts: number[]): RowObject[][] {
-  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points
-    .slice(1)
-    .map((end, i) => events.slice(points[i], end))
-    .filter((b) => b.length > 0);
 }
 
 type Query = (df: DataFrame) => DataFrame;
@@ -95,27 +87,8 @@ async function streamResult(
   mode: 'append' | 'complete',
   parts: RowObject[][],
 ): Promise<RowObject[]> {
-  const session = new SluiceSession();
-  const input = session.memoryStream(SCHEMA);
-  const outputs: RowObject[][] = [];
-  const running = await query(session.readStream.memory(input))
-    .writeStream.outputMode(mode)
-    .foreachBatch((rows) => {
-      outputs.push(rows);
-    })
-    .option('checkpointLocation', tempDir())
-    .option('numStatePartitions', 4)
-    .start();
-  for (const part of parts) {
-    input.addData(part);
-    await running.processAllAvailable();
-  }
-  await running.stop();
-  return mode === 'complete' ? (outputs[outputs.length - 1] ?? []) : outputs.flat();
-}
-
-function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify(r)).sort();
+  const stream = { session: new SluiceSession(), schema: SCHEMA, query };
+  return finalResult(mode, await streamOutputs(stream, mode, parts));
 }
 
 describe('the unification law for session windows', () => {
@@ -127,7 +100,10 @@ describe('the unification law for session windows', () => {
         fc.asyncProperty(streams, async ({ events, cuts }) => {
           const last = Math.max(...events.map((e) => e.ts as number));
           const flush: RowObject = { ts: last + 60 * MINUTE, user: 'flush', amount: null };
-          const streamed = await streamResult(query, 'append', [...batches(events, cuts), [flush]]);
+          const streamed = await streamResult(query, 'append', [
+            ...microBatches(events, cuts),
+            [flush],
+          ]);
           expect(canonical(streamed)).toEqual(await batchResult(query, events));
         }),
         { numRuns: 20 },
@@ -137,7 +113,7 @@ describe('the unification law for session windows', () => {
     it(`complete mode, ${gap} gap: the stream's last result equals the batch sessions`, async () => {
       await fc.assert(
         fc.asyncProperty(streams, async ({ events, cuts }) => {
-          const streamed = await streamResult(query, 'complete', batches(events, cuts));
+          const streamed = await streamResult(query, 'complete', microBatches(events, cuts));
           expect(canonical(streamed)).toEqual(await batchResult(query, events));
         }),
         { numRuns: 20 },

@@ -21,7 +21,7 @@ import {
   window_time,
 } from '../../core/index.js';
 import { at } from '../support/events.js';
-import { tempDir } from '../support/temp-dir.js';
+import { canonical, microBatches, streamOutputs } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const TICK = 30_000_000;
@@ -57,14 +57,6 @@ function toEvents(
   });
 }
 
-function batches(events: RowObject[], cuts: number[]): RowObject[][] {
-  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points
-    .slice(1)
-    .map((end, i) => events.slice(points[i], end))
-    .filter((b) => b.length > 0);
-}
-
 type Query = (df: DataFrame) => DataFrame;
 
 const dedup: Query = (df) => df.withWatermark('ts', DELAY).dropDuplicates('category', 'ts');
@@ -89,29 +81,11 @@ async function batchResult(query: Query, events: RowObject[]): Promise<string[]>
 
 /** Every row the stream emitted in append mode, over `parts` then an event hours ahead. */
 async function streamResult(query: Query, events: RowObject[], cuts: number[]) {
-  const session = new SluiceSession();
-  const input = session.memoryStream(SCHEMA);
-  const outputs: RowObject[] = [];
-  const running = await query(session.readStream.memory(input))
-    .writeStream.outputMode('append')
-    .foreachBatch((rows) => {
-      outputs.push(...rows);
-    })
-    .option('checkpointLocation', tempDir())
-    .option('numStatePartitions', 4)
-    .start();
   const last = Math.max(...events.map((e) => e.ts as number));
   const flush: RowObject = { ts: last + 240 * TICK, category: 'flush', amount: null };
-  for (const part of [...batches(events, cuts), [flush]]) {
-    input.addData(part);
-    await running.processAllAvailable();
-  }
-  await running.stop();
-  return canonical(outputs.filter((r) => r.category !== 'flush'));
-}
-
-function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify(r)).sort();
+  const stream = { session: new SluiceSession(), schema: SCHEMA, query };
+  const outputs = await streamOutputs(stream, 'append', [...microBatches(events, cuts), [flush]]);
+  return canonical(outputs.flat().filter((r) => r.category !== 'flush'));
 }
 
 describe('the unification law for stateful chains in append mode', () => {

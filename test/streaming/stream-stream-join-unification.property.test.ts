@@ -16,6 +16,7 @@ import {
 } from '../../core/index.js';
 import { at } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
+import { canonical, microBatches } from '../support/unification-law.js';
 
 const MINUTE = 60_000_000;
 const IMPRESSIONS = 'adId INT, impressionTime TIMESTAMP';
@@ -138,11 +139,6 @@ async function streamJoin(shape: Shape, how: string, parts: Event[][]): Promise<
   return canonical(outputs.flat());
 }
 
-function batches(events: Event[], cuts: number[]): Event[][] {
-  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points.slice(1).map((end, i) => events.slice(points[i], end));
-}
-
 /** One event far in the future on each side, with an ad id nothing has: it moves the watermark past all. */
 function flush(events: Event[]): Event[] {
   const times = events.map((e) => (e.row.impressionTime ?? e.row.clickTime) as number);
@@ -151,10 +147,6 @@ function flush(events: Event[]): Event[] {
     { side: 'impression', row: { adId: -1, impressionTime: far } },
     { side: 'click', row: { clickAdId: -2, clickTime: far } },
   ];
-}
-
-function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify(r)).sort();
 }
 
 describe('the unification law for stream-stream joins', () => {
@@ -172,7 +164,10 @@ describe('the unification law for stream-stream joins', () => {
     async ({ how, shape }) => {
       await fc.assert(
         fc.asyncProperty(inputs, async ({ events, cuts }) => {
-          const streamed = await streamJoin(shape, how, [...batches(events, cuts), flush(events)]);
+          const streamed = await streamJoin(shape, how, [
+            ...microBatches(events, cuts),
+            flush(events),
+          ]);
           expect(streamed).toEqual(await batchJoin(shape, how, events));
         }),
         { numRuns: 12 },

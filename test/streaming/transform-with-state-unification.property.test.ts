@@ -13,7 +13,7 @@ import {
   type StatefulProcessorHandle,
   type ValueState,
 } from '../../core/index.js';
-import { tempDir } from '../support/temp-dir.js';
+import { canonical, microBatches, streamOutputs } from '../support/unification-law.js';
 
 const SCHEMA = 'category STRING, amount INT';
 
@@ -60,43 +60,16 @@ const streams = fc
     }),
   );
 
-function batches(events: RowObject[], cuts: number[]): RowObject[][] {
-  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points
-    .slice(1)
-    .map((end, i) => events.slice(points[i], end))
-    .filter((b) => b.length > 0);
-}
-
 async function streamed(parts: RowObject[][]): Promise<RowObject[]> {
-  const session = new SluiceSession();
-  const input = session.memoryStream(SCHEMA);
-  const outputs: RowObject[] = [];
-  const running = await query(session.readStream.memory(input))
-    .writeStream.outputMode('update')
-    .foreachBatch((rows) => {
-      outputs.push(...rows);
-    })
-    .option('checkpointLocation', tempDir())
-    .option('numStatePartitions', 4)
-    .start();
-  for (const part of parts) {
-    input.addData(part);
-    await running.processAllAvailable();
-  }
-  await running.stop();
-  return outputs;
-}
-
-function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify(r)).sort();
+  const stream = { session: new SluiceSession(), schema: SCHEMA, query };
+  return (await streamOutputs(stream, 'update', parts)).flat();
 }
 
 describe('the unification law for transformWithState', () => {
   it("update mode: the stream's last row per key equals the batch query's", async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const rows = await streamed(batches(events, cuts));
+        const rows = await streamed(microBatches(events, cuts));
         const last = new Map(rows.map((r) => [r.category, r]));
         const batch = await query(new SluiceSession().createDataFrame(events, SCHEMA)).collect();
         expect(canonical([...last.values()])).toEqual(canonical(batch));

@@ -19,7 +19,7 @@ import {
   window,
 } from '../../core/index.js';
 import { at } from '../support/events.js';
-import { tempDir } from '../support/temp-dir.js';
+import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -60,14 +60,6 @@ function toEvents(
   });
 }
 
-function batches(events: RowObject[], cuts: number[]): RowObject[][] {
-  const points = [0, ...[...cuts].sort((a, b) => a - b), events.length];
-  return points
-    .slice(1)
-    .map((end, i) => events.slice(points[i], end))
-    .filter((b) => b.length > 0);
-}
-
 type Query = (df: DataFrame) => DataFrame;
 
 const windowed: Query = (df) =>
@@ -97,27 +89,8 @@ async function streamResult(
   mode: 'append' | 'update' | 'complete',
   parts: RowObject[][],
 ): Promise<RowObject[]> {
-  const session = new SluiceSession();
-  const input = session.memoryStream(SCHEMA);
-  const outputs: RowObject[][] = [];
-  const running = await query(session.readStream.memory(input))
-    .writeStream.outputMode(mode)
-    .foreachBatch((rows) => {
-      outputs.push(rows);
-    })
-    .option('checkpointLocation', tempDir())
-    .option('numStatePartitions', 4)
-    .start();
-  for (const part of parts) {
-    input.addData(part);
-    await running.processAllAvailable();
-  }
-  await running.stop();
-  return mode === 'complete' ? (outputs[outputs.length - 1] ?? []) : outputs.flat();
-}
-
-function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify(r)).sort();
+  const stream = { session: new SluiceSession(), schema: SCHEMA, query };
+  return finalResult(mode, await streamOutputs(stream, mode, parts));
 }
 
 /** Keeps the last row per key (the key columns are all but the aggregates). */
@@ -131,7 +104,7 @@ describe('the unification law', () => {
   it('complete mode: the stream equals the batch query after every cut', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const streamed = await streamResult(perCategory, 'complete', batches(events, cuts));
+        const streamed = await streamResult(perCategory, 'complete', microBatches(events, cuts));
         expect(canonical(streamed)).toEqual(await batchResult(perCategory, events));
       }),
       { numRuns: 25 },
@@ -141,7 +114,7 @@ describe('the unification law', () => {
   it('update mode: the last update of each key equals the batch row', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const streamed = await streamResult(perCategory, 'update', batches(events, cuts));
+        const streamed = await streamResult(perCategory, 'update', microBatches(events, cuts));
         expect(canonical(lastPerKey(streamed, ['category']))).toEqual(
           await batchResult(perCategory, events),
         );
@@ -156,7 +129,7 @@ describe('the unification law', () => {
         const last = Math.max(...events.map((e) => e.ts as number));
         const flush: RowObject = { ts: last + 60 * MINUTE, category: 'flush', amount: null };
         const streamed = await streamResult(windowed, 'append', [
-          ...batches(events, cuts),
+          ...microBatches(events, cuts),
           [flush],
         ]);
         expect(canonical(streamed)).toEqual(await batchResult(windowed, events));
