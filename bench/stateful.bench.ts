@@ -4,15 +4,18 @@
  * doing the same work, so the figures say what the engine's generality (state stores, checkpoint,
  * watermarks) costs over doing the job by hand:
  * - deduplication on (id, event time) under a watermark (stateful-dedup.ts);
- * - sessionization with a 5-minute gap, counted per session (stateful-session.ts).
+ * - sessionization with a 5-minute gap, counted per session (stateful-session.ts);
+ * - a stream-stream join of ad impressions to clicks within an hour, Spark's canonical example,
+ *   with the join state's bytes per key (stateful-join.ts).
  * Each part runs its contenders once to warm up and then three times, interleaved, and checks that
  * they computed the same thing (a mismatch exits with status 1); figures come from the median run
  * (stateful-harness.ts). The parts run in turn; the output is a table, then one JSON line:
- * {"dedup_vs_loop": R, "session_vs_loop": R},
+ * {"dedup_vs_loop": R, "session_vs_loop": R, "join_vs_loop": R, "join_state_bytes_per_key": N},
  * each R the engine's events per second over the loop's.
  */
 import { benchDedup } from './stateful-dedup.js';
 import type { PartFigures } from './stateful-harness.js';
+import { benchJoin } from './stateful-join.js';
 import { benchSession } from './stateful-session.js';
 
 /** The engine's events per second over the loop's, to three decimals. */
@@ -48,11 +51,16 @@ function printTable(parts: readonly PartFigures[]): void {
 async function main(): Promise<void> {
   const dedup = await benchDedup();
   const session = await benchSession();
-  printTable([dedup, session]);
+  const join = await benchJoin();
+  printTable([dedup, session, join]);
+  const bytesPerKey = Math.round(join.stateBytesPerKey);
+  console.log(`join state: ${bytesPerKey.toLocaleString('en')} bytes per key`);
   console.log(
     JSON.stringify({
       dedup_vs_loop: ratio(dedup),
       session_vs_loop: ratio(session),
+      join_vs_loop: ratio(join),
+      join_state_bytes_per_key: bytesPerKey,
     }),
   );
 }
