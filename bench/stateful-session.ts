@@ -1,25 +1,22 @@
 /**
- * Sessionization benchmark (`npm run bench:session`): one million generated events of
- * 10,000 users, sessions with a 5-minute gap per user, counted, as
+ * The sessionization part of the stateful-operator benchmark (`npm run bench:stateful`): one
+ * million generated events of 10,000 users, sessions with a 5-minute gap per user, counted, as
  * - the engine as a stream: a MemoryStream fed in micro-batches of 100,000 events, append mode, a
  *   watermark of 10 minutes, a local checkpoint, and a final event far ahead that closes every
  *   session;
  * - a hand-written loop doing the same work batch by batch (per user, a sorted list of open
  *   sessions; each event merged into it; late events dropped; closed sessions evicted and counted).
- *
- * Both must find the same sessions and the same events in them, or the run exits with status 1.
- * Each contender runs once to warm up and then three times, interleaved; events per second come
- * from the median run. The last line is one JSON object: {"session_vs_loop": R}.
+ * Both must find the same sessions and the same events in them (checked by the harness).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { col, count, type RowObject, session_window, SluiceSession } from '../core/index.js';
+import { batchesOf, type PartFigures, random, timeContenders } from './stateful-harness.js';
 
 const EVENT_COUNT = 1_000_000;
 const BATCH_SIZE = 100_000;
 const USERS = 10_000;
-const TIMED_RUNS = 3;
 const MINUTE = 60_000_000;
 const GAP = 5 * MINUTE;
 const DELAY = 10 * MINUTE;
@@ -31,17 +28,13 @@ interface Event {
 
 /** Events over about 8 hours, up to 2 minutes out of order, from users with uneven activity. */
 function generateEvents(): Event[] {
-  let seed = 42;
-  const random = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed / 2_147_483_648;
-  };
+  const next = random(42);
   const start = Date.parse('2026-01-01T00:00:00Z') * 1000;
   const events: Event[] = [];
   for (let i = 0; i < EVENT_COUNT; i++) {
     const clock = start + Math.floor((i / EVENT_COUNT) * 8 * 60 * MINUTE);
-    const user = `u${Math.floor(random() * random() * USERS)}`;
-    events.push({ ts: clock - Math.floor(random() * 2 * MINUTE), user });
+    const user = `u${Math.floor(next() * next() * USERS)}`;
+    events.push({ ts: clock - Math.floor(next() * 2 * MINUTE), user });
   }
   return events;
 }
@@ -136,43 +129,18 @@ function loop(batches: readonly Event[][], flush: Event): Outcome {
   return outcome;
 }
 
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function main(): Promise<void> {
-  const events = generateEvents();
-  const batches: Event[][] = [];
-  for (let i = 0; i < events.length; i += BATCH_SIZE) batches.push(events.slice(i, i + BATCH_SIZE));
+/** Runs the sessionization part: the engine and the loop on the same events, timed by the harness. */
+export async function benchSession(): Promise<PartFigures> {
+  const batches = batchesOf(generateEvents(), BATCH_SIZE);
   const flush: Event = { ts: Date.parse('2099-01-01T00:00:00Z') * 1000, user: 'flush' };
-  const times = { engine: [] as number[], loop: [] as number[] };
-  let reference: Outcome | undefined;
-  for (let run = 0; run <= TIMED_RUNS; run++) {
-    let started = performance.now();
-    const fromEngine = await engine(batches, flush);
-    const engineMs = performance.now() - started;
-    started = performance.now();
-    const fromLoop = loop(batches, flush);
-    const loopMs = performance.now() - started;
-    if (fromEngine.sessions !== fromLoop.sessions || fromEngine.events !== fromLoop.events) {
-      console.error(
-        `mismatch: engine ${JSON.stringify(fromEngine)}, loop ${JSON.stringify(fromLoop)}`,
-      );
-      process.exit(1);
-    }
-    reference = fromLoop;
-    if (run === 0) continue; // warm-up
-    times.engine.push(engineMs);
-    times.loop.push(loopMs);
-  }
-  const eps = (ms: number) => Math.round(EVENT_COUNT / (ms / 1000));
-  const engineEps = eps(median(times.engine));
-  const loopEps = eps(median(times.loop));
-  console.log(`${reference!.sessions} sessions of ${reference!.events} events`);
-  console.log(`engine (stream)  ${engineEps} events/s (best ${eps(Math.min(...times.engine))})`);
-  console.log(`plain JS loop    ${loopEps} events/s (best ${eps(Math.min(...times.loop))})`);
-  console.log(JSON.stringify({ session_vs_loop: Math.round((engineEps / loopEps) * 100) / 100 }));
+  const { outcome, ...figures } = await timeContenders('session', EVENT_COUNT, {
+    engine: () => engine(batches, flush),
+    loop: () => loop(batches, flush),
+  });
+  const { sessions, events } = outcome;
+  return {
+    name: 'session',
+    ...figures,
+    outcome: `${sessions.toLocaleString('en')} sessions of ${events.toLocaleString('en')} events`,
+  };
 }
-
-await main();
