@@ -11,6 +11,7 @@ import {
 } from '../../core/index.js';
 import { at, clickSchema } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
+import { crashAndRestart } from '../support/crash-and-restart.js';
 
 const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
 
@@ -60,52 +61,16 @@ async function expectedResult(): Promise<string[]> {
   return canonical(await batch.collect());
 }
 
-async function runWithCrash(step: BatchStep) {
-  const checkpoint = tempDir();
-  const session = new SluiceSession();
-  const events = session.memoryStream(clickSchema);
-  const sink = new MemorySink(query(session, events).schema, 'recovery');
-  let armed = false;
-  let crashedBatch = -1;
-  const first = await query(session, events)
-    .writeStream.outputMode('append')
-    .sink(sink)
-    .option('checkpointLocation', checkpoint)
-    .afterStep((s, batchId) => {
-      if (armed && s === step) {
-        armed = false;
-        crashedBatch = batchId;
-        throw new Crash(`crash after ${s} of batch ${batchId}`);
-      }
-    })
-    .start();
-  events.addData(chunks[0]);
-  await first.processAllAvailable();
-  armed = true;
-  events.addData(chunks[1]);
-  await expect(first.processAllAvailable()).rejects.toBeInstanceOf(Crash);
-  expect(first.isActive).toBe(false);
-
-  // A fresh run: new execution, cold state cache, same checkpoint, same sink and source.
-  const second = await query(new SluiceSession(), events)
-    .writeStream.outputMode('append')
-    .sink(sink)
-    .option('checkpointLocation', checkpoint)
-    .start();
-  await second.processAllAvailable();
-  events.addData(chunks[2]);
-  await second.processAllAvailable();
-  events.addData([flush]);
-  await second.processAllAvailable();
-  const progress = second.recentProgress;
-  await second.stop();
-  return { rows: sink.rows(), progress, crashedBatch };
-}
-
 describe('a query killed at any step of a batch and restarted', () => {
   for (const step of STEPS) {
     it(`gives the batch result when killed right after '${step}'`, async () => {
-      const { rows, progress, crashedBatch } = await runWithCrash(step);
+      const { rows, progress, crashedBatch } = await crashAndRestart({
+        query,
+        schema: clickSchema,
+        chunks,
+        flush,
+        step,
+      });
       expect(canonical(rows)).toEqual(await expectedResult());
       // the interrupted batch re-ran, unless its commit had landed
       expect(progress[0].batchId).toBe(step === 'commit' ? crashedBatch + 1 : crashedBatch);

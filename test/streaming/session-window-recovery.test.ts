@@ -18,12 +18,11 @@ import {
 import { CheckpointError } from '../../core/errors.js';
 import { at } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
+import { crashAndRestart } from '../support/crash-and-restart.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
 const MINUTE = 60_000_000;
-
-class Crash extends Error {}
 
 const event = (time: string, user: string, amount = 1): RowObject => ({
   ts: at(time),
@@ -59,51 +58,16 @@ async function expectedSessions(): Promise<string[]> {
   return canonical(await batch.collect());
 }
 
-async function runWithCrash(step: BatchStep) {
-  const checkpoint = tempDir();
-  const session = new SluiceSession();
-  const events = session.memoryStream(SCHEMA);
-  const sink = new MemorySink(sessions(session, events).schema, 'sessions');
-  let armed = false;
-  let crashedBatch = -1;
-  const first = await sessions(session, events)
-    .writeStream.outputMode('append')
-    .sink(sink)
-    .option('checkpointLocation', checkpoint)
-    .afterStep((s, batchId) => {
-      if (armed && s === step) {
-        armed = false;
-        crashedBatch = batchId;
-        throw new Crash(`crash after ${s} of batch ${batchId}`);
-      }
-    })
-    .start();
-  events.addData(chunks[0]);
-  await first.processAllAvailable();
-  armed = true;
-  events.addData(chunks[1]);
-  await expect(first.processAllAvailable()).rejects.toBeInstanceOf(Crash);
-
-  // A fresh run: new execution, cold state, same checkpoint, sink and source.
-  const second = await sessions(new SluiceSession(), events)
-    .writeStream.outputMode('append')
-    .sink(sink)
-    .option('checkpointLocation', checkpoint)
-    .start();
-  await second.processAllAvailable();
-  events.addData(chunks[2]);
-  await second.processAllAvailable();
-  events.addData([flush]);
-  await second.processAllAvailable();
-  const progress = second.recentProgress;
-  await second.stop();
-  return { rows: sink.rows(), progress, crashedBatch };
-}
-
 describe('a session-window query killed at any step of a batch and restarted', () => {
   for (const step of STEPS) {
     it(`emits the batch query's sessions when killed right after '${step}'`, async () => {
-      const { rows, progress, crashedBatch } = await runWithCrash(step);
+      const { rows, progress, crashedBatch } = await crashAndRestart({
+        query: (session, events) => sessions(session, events),
+        schema: SCHEMA,
+        chunks,
+        flush,
+        step,
+      });
       expect(canonical(rows)).toEqual(await expectedSessions());
       expect(progress[0].batchId).toBe(step === 'commit' ? crashedBatch + 1 : crashedBatch);
       expect(progress[0].stateLoad).toBe('cold');

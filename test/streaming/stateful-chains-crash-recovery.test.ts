@@ -9,7 +9,6 @@ import {
   col,
   count,
   type DataFrame,
-  MemorySink,
   type RowObject,
   SluiceSession,
   sum,
@@ -17,11 +16,9 @@ import {
   window_time,
 } from '../../core/index.js';
 import { at, clickSchema } from '../support/events.js';
-import { tempDir } from '../support/temp-dir.js';
+import { crashAndRestart } from '../support/crash-and-restart.js';
 
 const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
-
-class Crash extends Error {}
 
 const click = (time: string, category: string, user: string): RowObject => ({
   ts: at(time),
@@ -83,55 +80,20 @@ async function expectedResult(query: Query): Promise<string[]> {
   return canonical(await query(new SluiceSession().createDataFrame(all, clickSchema)).collect());
 }
 
-/** Runs the chunks, killing the `skip`+1-th batch after chunk 0 right after `step`, then restarts. */
-async function runWithCrash(query: Query, step: BatchStep, skip: number) {
-  const checkpoint = tempDir();
-  const session = new SluiceSession();
-  const events = session.memoryStream(clickSchema);
-  const stream = (s: SluiceSession) => query(s.readStream.memory(events));
-  const sink = new MemorySink(stream(session).schema, 'recovery');
-  let toSkip = Number.POSITIVE_INFINITY;
-  let crashed = false;
-  const first = await stream(session)
-    .writeStream.outputMode('append')
-    .sink(sink)
-    .option('checkpointLocation', checkpoint)
-    .afterStep((s) => {
-      if (s !== step || crashed) return;
-      if (toSkip-- > 0) return;
-      crashed = true;
-      throw new Crash(`crash after ${s}`);
-    })
-    .start();
-  events.addData(chunks[0]);
-  await first.processAllAvailable();
-  toSkip = skip;
-  events.addData(chunks[1]);
-  await expect(first.processAllAvailable()).rejects.toBeInstanceOf(Crash);
-
-  // a fresh run: new execution, cold state, the same checkpoint, sink and source
-  const second = await stream(new SluiceSession())
-    .writeStream.outputMode('append')
-    .sink(sink)
-    .option('checkpointLocation', checkpoint)
-    .start();
-  await second.processAllAvailable();
-  events.addData(chunks[2]);
-  await second.processAllAvailable();
-  events.addData([flush]);
-  await second.processAllAvailable();
-  const progress = second.recentProgress;
-  await second.stop();
-  return { rows: sink.rows(), progress };
-}
-
 describe('a chain of stateful operators killed at any step and restarted', () => {
   for (const [name, query] of queries) {
     for (const skip of [0, 1]) {
       const batch = skip === 0 ? 'a batch with data' : 'the batch without data after it';
       for (const step of STEPS) {
         it(`${name}: gives the batch result when ${batch} is killed after '${step}'`, async () => {
-          const { rows, progress } = await runWithCrash(query, step, skip);
+          const { rows, progress } = await crashAndRestart({
+            query: (session, events) => query(session.readStream.memory(events)),
+            schema: clickSchema,
+            chunks,
+            flush,
+            step,
+            skip,
+          });
           expect(rows.length).toBeGreaterThan(1);
           expect(canonical(rows)).toEqual(await expectedResult(query));
           expect(progress[0].stateLoad).toBe('cold');
