@@ -12,12 +12,12 @@
  *
  * Literals are typed as in Spark, where the engine has the type: `1` int (bigint beyond 32 bits),
  * `1L` bigint, `1S`/`1Y` int, `1.5`, `1e3`, `1D`, `1F` and `1BD` double (the engine has no
- * decimal type), `TIMESTAMP '...'` and `DATE '...'` checked when parsed. `INTERVAL` literals are
- * durations, valid where a duration is expected (`window()`'s arguments).
+ * decimal type), `TIMESTAMP '...'` and `DATE '...'` checked when parsed. An `INTERVAL` literal is
+ * Spark's calendar interval (`ts + INTERVAL 1 hour`), except alone as a call's argument, where it
+ * is the duration text `window()` and `session_window()` read.
  */
 import { InvalidOptionError } from '../errors.js';
 import type { BinaryOperator, Expression, Literal } from '../expr/expression.js';
-import { containsExpression } from '../expr/expression.js';
 import {
   BinaryType,
   BooleanType,
@@ -30,6 +30,7 @@ import {
   StringType,
   TimestampType,
 } from '../types/data-types.js';
+import { calendarInterval, IntervalType } from '../types/calendar-interval.js';
 import { parseInterval } from '../types/interval.js';
 import { parseDate, parseTimestamp } from '../types/timestamp-text.js';
 import { parseTypeName } from '../types/type-names.js';
@@ -113,30 +114,13 @@ const EXTRACT_FIELDS: Readonly<Record<string, string>> = {
 /** The units an INTERVAL literal may name, singular or plural. */
 const INTERVAL_UNIT = /^(year|month|week|day|hour|minute|second|millisecond|microsecond)s?$/i;
 
-/**
- * Literals made from INTERVAL text: the text is the value, for `window()` to read; anywhere else
- * an interval is refused, since the engine has no interval values.
- */
-const intervalTokens = new WeakMap<Expression, Token>();
-
 /** Parses SQL expressions from a token cursor. */
 export class ExpressionParser {
   constructor(private readonly cursor: TokenCursor) {}
 
-  /** One whole expression (an INTERVAL outside `window()` is refused here, at its position). */
+  /** One whole expression. */
   expression(): Expression {
-    const e = this.or();
-    containsExpression(e, (x) => {
-      const token = intervalTokens.get(x);
-      if (token) {
-        throw errorAt(
-          token,
-          'an INTERVAL is supported only as a duration of window(); Sluice has no interval values',
-        );
-      }
-      return false;
-    });
-    return e;
+    return this.or();
   }
 
   /** Comma-separated expressions, at least one. */
@@ -383,7 +367,7 @@ export class ExpressionParser {
       word === 'INTERVAL' &&
       (followedByString || next.kind === 'number' || c.isOperator('-', 1))
     ) {
-      return this.interval();
+      return this.intervalValue();
     }
     if ((word === 'TIMESTAMP' || word === 'DATE') && followedByString)
       return this.typedLiteral(word);
@@ -429,7 +413,10 @@ export class ExpressionParser {
     return sqlCallExpression({ name: token.text, args, star, distinct, token }, constantText);
   }
 
-  /** Arguments of a call: expressions where an INTERVAL may stand, for `window()` to read. */
+  /**
+   * Arguments of a call. An INTERVAL standing alone as an argument is passed as its text, the
+   * duration `window()` and `session_window()` read; inside an expression it is an interval value.
+   */
   private callArguments(): Expression[] {
     const args = [this.argument()];
     while (this.cursor.acceptOperator(',')) args.push(this.argument());
@@ -441,7 +428,7 @@ export class ExpressionParser {
     const isInterval =
       c.isKeyword('INTERVAL') &&
       (['string', 'number'].includes(c.peek(1).kind) || c.isOperator('-', 1));
-    return isInterval ? this.interval() : this.expression();
+    return isInterval ? this.intervalText() : this.expression();
   }
 
   private caseWhen(): Expression {
@@ -486,11 +473,17 @@ export class ExpressionParser {
     return { kind: 'call', name, args: [source] };
   }
 
+  /** An INTERVAL literal as Spark's calendar interval (months, days, microseconds): `ts + INTERVAL 1 hour`. */
+  private intervalValue(): Expression {
+    const text = this.intervalText().value as string;
+    return { kind: 'literal', value: calendarInterval(text), dataType: IntervalType };
+  }
+
   /**
    * `INTERVAL '1' HOUR`, `INTERVAL 1 hour 30 minutes`, `INTERVAL '1 10:30' DAY TO MINUTE`,
    * `INTERVAL '10 minutes'`: checked now, kept as its text for the function that reads it.
    */
-  private interval(): Expression {
+  private intervalText(): Literal {
     const c = this.cursor;
     const first = c.next();
     do {
@@ -512,9 +505,7 @@ export class ExpressionParser {
       if (!(error instanceof InvalidOptionError)) throw error;
       throw errorAt(first, `'${text}' is not an interval`);
     }
-    const literal: Literal = { kind: 'literal', value: text, dataType: StringType };
-    intervalTokens.set(literal, first);
-    return literal;
+    return { kind: 'literal', value: text, dataType: StringType };
   }
 
   private isIntervalUnit(): boolean {

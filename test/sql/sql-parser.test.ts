@@ -137,6 +137,17 @@ describe('literals', () => {
     expect(parseExpression(sql)).toMatchObject({ kind: 'window', durationMicros: micros });
   });
 
+  it('an INTERVAL in an expression is a calendar interval value; alone as an argument it is a duration', () => {
+    expect(parseExpression("ts + INTERVAL '1' HOUR")).toMatchObject({
+      kind: 'binary',
+      right: { kind: 'literal', value: { months: 0, days: 0, micros: 3_600_000_000 } },
+    });
+    expect(parseExpression('window(ts, INTERVAL 10 minutes)')).toMatchObject({
+      kind: 'window',
+      durationMicros: 600_000_000,
+    });
+  });
+
   it('window() takes a slide and a start', () => {
     expect(parseExpression("window(ts, '10 minutes', '5 minutes', '1 minute')")).toMatchObject({
       kind: 'window',
@@ -152,7 +163,6 @@ describe('literals', () => {
     ['9007199254740993', /out of range/],
     ['40000S', /out of range for a smallint/],
     ["X'abc'", /not hexadecimal bytes/],
-    ["ts + INTERVAL '1' HOUR", /column 6: an INTERVAL is supported only as a duration of window/],
     ["INTERVAL '1' fortnight", /line 1, column 1: 'INTERVAL '1'' is not an interval|expected/],
   ])('refuses %s', (sql, message) => {
     expect(() => parseExpression(sql)).toThrow(message);

@@ -10,6 +10,7 @@ import {
   col,
   count,
   type DataFrame,
+  interval,
   type RowObject,
   SluiceSession,
   sum,
@@ -68,6 +69,16 @@ describe('SQL and the DataFrame API are one thing', () => {
       (d) => d.groupBy(window(col('ts'), '10 minutes')).count(),
     ],
     ['a function call', 'SELECT upper(category) FROM sales', (d) => d.select(upper('category'))],
+    [
+      'timestamp arithmetic with an interval',
+      "SELECT id, ts + INTERVAL 1 hour 30 minutes AS later, ts - INTERVAL '1' MONTH AS before FROM sales",
+      (d) =>
+        d.select(
+          col('id'),
+          col('ts').plus(interval('1 hour 30 minutes')).alias('later'),
+          col('ts').minus(interval('1 month')).alias('before'),
+        ),
+    ],
     [
       'a sort and limit',
       'SELECT id FROM sales ORDER BY price DESC LIMIT 2',
