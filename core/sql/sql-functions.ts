@@ -4,12 +4,12 @@
  * or `from_json(value, 'a INT')` in SQL are the plans `count()`, `window(col('ts'), '10 minutes')`
  * and `from_json(col('value'), 'a INT')` are.
  *
- * Aggregates, `window`, `explode` and `from_json` are built here; every other name is a call of the
+ * Aggregates, `window`, `session_window`, `explode` and `from_json` are built here; every other name is a call of the
  * built-in function of that name, whose binder checks its arguments. An unknown name fails while
  * parsing, at its position, with the closest known name when there is one.
  */
 import { Column } from '../api/column.js';
-import { window } from '../api/functions.js';
+import { session_window, window } from '../api/functions.js';
 import { from_json } from '../api/json-functions.js';
 import { AnalysisError } from '../errors.js';
 import type { AggregateFunctionName, Expression } from '../expr/expression.js';
@@ -55,6 +55,14 @@ const SPECIAL: Readonly<Record<string, CallBuilder>> = {
       text(d, ['window duration', 'window slide', 'window startTime'][i]),
     );
     return window(new Column(time), duration, slide, start).expr;
+  },
+  session_window: (call, text) => {
+    arity(call, 2, 2);
+    const [time, gap] = call.args;
+    // a constant gap is static; any other expression gives each row's gap (Spark's dynamic gap)
+    const constant = gap.kind === 'literal' && typeof gap.value === 'string';
+    const duration = constant ? text(gap, 'session_window gap') : new Column(gap);
+    return session_window(new Column(time), duration).expr;
   },
   from_json: (call, text) => {
     arity(call, 2, 2);

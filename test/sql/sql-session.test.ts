@@ -11,10 +11,13 @@ import {
   count,
   type DataFrame,
   interval,
+  lit,
   type RowObject,
+  session_window,
   SluiceSession,
   sum,
   upper,
+  when,
   window,
 } from '../../core/index.js';
 import { expr } from '../../core/sql/index.js';
@@ -67,6 +70,26 @@ describe('SQL and the DataFrame API are one thing', () => {
       'a window aggregate',
       "SELECT window, count(*) AS count FROM sales GROUP BY window(ts, '10 minutes')",
       (d) => d.groupBy(window(col('ts'), '10 minutes')).count(),
+    ],
+    [
+      'a session-window aggregate',
+      "SELECT session_window, count(*) AS count FROM sales GROUP BY session_window(ts, '5 minutes')",
+      (d) => d.groupBy(session_window(col('ts'), '5 minutes')).count(),
+    ],
+    [
+      'a session window whose gap an expression gives per row',
+      "SELECT category, session_window.end AS ends, count(*) AS n FROM sales GROUP BY category, session_window(ts, CASE WHEN category = 'books' THEN '30 minutes' ELSE '1 minute' END)",
+      (d) =>
+        d
+          .groupBy(
+            col('category'),
+            session_window(
+              col('ts'),
+              when(col('category').eq('books'), lit('30 minutes')).otherwise(lit('1 minute')),
+            ),
+          )
+          .agg(count().alias('n'))
+          .select(col('category'), col('session_window.end').alias('ends'), col('n')),
     ],
     ['a function call', 'SELECT upper(category) FROM sales', (d) => d.select(upper('category'))],
     [
