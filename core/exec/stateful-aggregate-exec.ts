@@ -56,8 +56,7 @@ export class StatefulAggregateExec implements StatefulOperator {
     const scope = { ...planScope(node.input), clock };
     this.groupFold = IntegerKeyFold.of(node, this.grouping, scope) ?? new RowKeyFold(this.grouping);
     this.schema = node.schema;
-    const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
-    this.stateDescription = `aggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
+    this.stateDescription = aggregateStateDescription('aggregate', node);
   }
 
   produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
@@ -132,4 +131,14 @@ export class StatefulAggregateExec implements StatefulOperator {
     for (const [key] of closed) store.remove(key);
     return closed.map(([, g]) => g);
   }
+}
+
+/**
+ * What an aggregation keeps in state, as its stores record it: `<kind>(keys: k:type, ...; values:
+ * v:type, ...)`, the grouping keys then the aggregates of `node`'s output.
+ */
+export function aggregateStateDescription(kind: string, node: Aggregate): string {
+  const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
+  const keys = fields.slice(0, node.groupBy.length).join(', ');
+  return `${kind}(keys: ${keys}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
 }

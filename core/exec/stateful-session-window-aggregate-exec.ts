@@ -25,12 +25,13 @@ import type { OutputMode } from '../sinks/sink.js';
 import { DEFAULT_STORE_NAME } from '../state/state-store-id.js';
 import type { StateStore } from '../state/state-store.js';
 import { copyStateValue } from '../state/state-value.js';
-import { type StructType, typeName } from '../types/data-types.js';
+import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { countForOperator, type ExecutionContext } from './execution-context.js';
 import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
 import { SessionGrouping } from './session-grouping.js';
 import { mergeSessions, type Session } from './session-merge.js';
+import { aggregateStateDescription } from './stateful-aggregate-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 
 /** A group's entry in the state store: its key values and its open sessions. */
@@ -56,8 +57,7 @@ export class StatefulSessionWindowAggregateExec implements StatefulOperator {
   ) {
     this.grouping = new SessionGrouping(node, session, clock);
     this.schema = node.schema;
-    const fields = node.schema.fields.map((f) => `${f.name}:${typeName(f.dataType)}`);
-    this.stateDescription = `sessionWindowAggregate(keys: ${fields.slice(0, node.groupBy.length).join(', ')}; values: ${fields.slice(node.groupBy.length).join(', ')})`;
+    this.stateDescription = aggregateStateDescription('sessionWindowAggregate', node);
   }
 
   produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
