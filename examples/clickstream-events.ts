@@ -2,6 +2,7 @@
  * A deterministic clickstream generator: JSON events with skewed categories, event time advancing
  * with jitter, some events out of order and a few very late (beyond a 15-minute watermark).
  */
+import { mulberry32 } from './seeded-random.js';
 
 /** Options of the generator. */
 export interface ClickstreamOptions {
@@ -40,17 +41,5 @@ function event(clockMs: number, random: () => number) {
     category,
     user: `u${Math.floor(random() * 5000)}`,
     page: `/${category}/${Math.floor(random() * 300)}`,
-  };
-}
-
-/** A small seeded PRNG, so every run generates the same stream. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -9,10 +9,16 @@ import type { FileWriting } from './file-writer-options.js';
 import { missingOptions, refuseUnknownOptions } from './option-refusal.js';
 import type { OptionValue } from './reader-options.js';
 
-const DELTA_WRITER = ['partitionBy', 'compression', 'targetFileSize', 'maxCommitAttempts'];
+/** The options a Delta write takes besides `delta.*` table properties, spelt as documented. */
+export const DELTA_WRITER_OPTIONS: readonly string[] = [
+  'partitionBy',
+  'compression',
+  'targetFileSize',
+  'maxCommitAttempts',
+];
 
 /** Why Sluice lacks Delta writer options Delta has, and what to do instead. */
-const MISSING = missingOptions([
+export const MISSING_DELTA_WRITER_OPTIONS = missingOptions([
   [
     'mergeSchema',
     "is not implemented: a write keeps the table's schema and the rows must fit it; cast or select the table's columns first",
@@ -44,13 +50,13 @@ export function checkDeltaWriterOptionNames(
   writing: FileWriting,
   own: readonly string[] = [],
 ): void {
-  const supported = [...DELTA_WRITER, ...own];
+  const supported = [...DELTA_WRITER_OPTIONS, ...own];
   const accepted = new Set(supported.map((name) => name.toLowerCase()));
   refuseUnknownOptions(options, {
     call: `${writing}.format('delta')`,
     subject: 'Delta',
     accepts: (key) => accepted.has(key) || key.startsWith('delta.'),
     supported: `${supported.join(', ')} and delta.* table properties`,
-    missing: MISSING,
+    missing: MISSING_DELTA_WRITER_OPTIONS,
   });
 }

@@ -12,11 +12,17 @@ import type { OptionValue } from './reader-options.js';
 import type { SinkCreator, SinkRequest } from './sink-formats.js';
 import { isStreamingQueryOption } from './streaming-query-option-names.js';
 
-const OPTIONS = ['tableName', 'partitionKey', 'sortKey', 'keyColumns'];
-const ACCEPTED = new Set(OPTIONS.map((name) => name.toLowerCase()));
+/** The options of `format('dynamodb')`, spelt as documented. */
+export const DYNAMODB_SINK_OPTIONS: readonly string[] = [
+  'tableName',
+  'partitionKey',
+  'sortKey',
+  'keyColumns',
+];
+const ACCEPTED = new Set(DYNAMODB_SINK_OPTIONS.map((name) => name.toLowerCase()));
 
 /** The DynamoDbSink options a string cannot carry, or that belong on the sink object. */
-const MISSING = missingOptions(
+export const MISSING_DYNAMODB_SINK_OPTIONS = missingOptions(
   [
     'timestampFormat',
     'writeMethod',
@@ -44,8 +50,8 @@ export function dynamoDbSinkSettings(
     call: "writeStream.format('dynamodb')",
     subject: 'the DynamoDB sink',
     accepts: (key) => ACCEPTED.has(key),
-    supported: OPTIONS.join(', '),
-    missing: MISSING,
+    supported: DYNAMODB_SINK_OPTIONS.join(', '),
+    missing: MISSING_DYNAMODB_SINK_OPTIONS,
   });
   const tableName = nameOption('tableName', options);
   if (tableName === undefined) {

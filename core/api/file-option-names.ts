@@ -55,8 +55,8 @@ const KNOWN: ReadonlySet<string> = new Set(
   ),
 );
 
-/** Why Sluice lacks options Spark (or Databricks) has, and what to do instead. */
-const MISSING = missingOptions([
+/** Why Sluice lacks file reader options Spark (or Databricks) has, and what to do instead. */
+export const MISSING_FILE_READER_OPTIONS = missingOptions([
   [
     'sourceArchiveDir',
     'the file stream never moves or deletes its input (cleanSource is off); expire read files with an S3 lifecycle rule instead',
@@ -77,16 +77,17 @@ export function checkFileOptionNames(
   format: FileFormat,
   reading: FileReading,
 ): void {
-  const supported = [
-    ...BY_FORMAT[format],
-    ...EVERY_FORMAT,
-    ...(reading === 'readStream' ? STREAM_ONLY : []),
-  ];
+  const supported = fileReaderOptionNames(format, reading);
   refuseUnknownOptions(options, {
     call: `${reading}.format('${format}')`,
     subject: format,
     accepts: (key) => KNOWN.has(key),
     supported: supported.join(', '),
-    missing: MISSING,
+    missing: MISSING_FILE_READER_OPTIONS,
   });
+}
+
+/** The options `reading` files of `format` takes, spelt as documented. */
+export function fileReaderOptionNames(format: FileFormat, reading: FileReading): string[] {
+  return [...BY_FORMAT[format], ...EVERY_FORMAT, ...(reading === 'readStream' ? STREAM_ONLY : [])];
 }

@@ -24,8 +24,8 @@ const BY_FORMAT: Readonly<Record<FileFormat, readonly string[]>> = {
   text: ['compression'],
 };
 
-/** Why Sluice lacks writer options Spark has, and what to do instead. */
-const MISSING = missingOptions([
+/** Why Sluice lacks file writer options Spark has, and what to do instead. */
+export const MISSING_FILE_WRITER_OPTIONS = missingOptions([
   [
     'maxRecordsPerFile',
     'is not implemented: each write (or each batch of a stream) is one file; repartition the data or write smaller DataFrames',
@@ -67,8 +67,13 @@ export function checkFileWriterOptionNames(
     subject: format,
     accepts: (key) => accepted.has(key),
     supported: [...own, ...BY_FORMAT[format]].join(', '),
-    missing: MISSING,
+    missing: MISSING_FILE_WRITER_OPTIONS,
   });
+}
+
+/** The options a writer of `format` files takes, spelt as documented. */
+export function fileWriterOptionNames(format: FileFormat): readonly string[] {
+  return BY_FORMAT[format];
 }
 
 /**

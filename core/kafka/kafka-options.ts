@@ -67,8 +67,8 @@ export interface KafkaSourceOptions {
   readonly apiTimeoutMs: number;
 }
 
-/** The supported options, lower-cased, with Spark's spelling for messages. */
-const OPTION_NAMES = [
+/** The options of the Kafka source, spelt as Spark spells them. */
+export const KAFKA_SOURCE_OPTIONS: readonly string[] = [
   'kafka.bootstrap.servers',
   'subscribe',
   'subscribePattern',
@@ -95,7 +95,7 @@ const OPTION_NAMES = [
 const DEFAULT_API_TIMEOUT_MS = 30_000;
 /** Spark's default maxTriggerDelay. */
 const DEFAULT_MAX_TRIGGER_DELAY_MS = 15 * 60_000;
-const SPELLING = new Map(OPTION_NAMES.map((n) => [n.toLowerCase(), n]));
+const SPELLING = new Map(KAFKA_SOURCE_OPTIONS.map((n) => [n.toLowerCase(), n]));
 
 /** Checks raw options (keyed by lower-cased name, as the readers keep them) for `mode`. */
 export function kafkaOptions(
@@ -105,7 +105,7 @@ export function kafkaOptions(
   const unknown = [...raw.keys()].filter((k) => !SPELLING.has(k));
   if (unknown.length > 0) {
     throw new InvalidOptionError(
-      `Unknown Kafka source option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}; the Kafka source supports ${OPTION_NAMES.join(', ')}.`,
+      `Unknown Kafka source option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')}; the Kafka source supports ${KAFKA_SOURCE_OPTIONS.join(', ')}.`,
     );
   }
   const text = (name: string): string | undefined => {

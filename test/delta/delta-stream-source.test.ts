@@ -212,7 +212,13 @@ describe('a Delta table read as a stream', () => {
       { done: 6, total: 7 },
       { done: 7, total: 7 },
     ]);
-    expect(sink.rows().map((r) => r.id)).toEqual(range(0, 7));
+    // Files of one millisecond follow each other by path, as in Delta, so only the set is certain.
+    expect(
+      sink
+        .rows()
+        .map((r) => r.id as number)
+        .sort((x, y) => x - y),
+    ).toEqual(range(0, 7));
   });
 
   it('honours maxBytesPerTrigger as a soft limit: the file that crosses it is still read', async () => {
