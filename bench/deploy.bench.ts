@@ -201,11 +201,21 @@ function canonicalTemplate(): ReturnType<Template['toJSON']> {
 
 /** The synthesized function's value of `name`, so the measured function runs as the deployed one. */
 function templateVariable(template: ReturnType<Template['toJSON']>, name: string): string {
-  const fn = Object.values(
+  const variables = Object.values(
     template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>,
-  ).find((r) => r.Type === 'AWS::Lambda::Function');
-  const variables = (fn?.Properties.Environment as { Variables: Record<string, unknown> })
-    .Variables;
+  )
+    .filter((r) => r.Type === 'AWS::Lambda::Function')
+    .map(
+      (r) =>
+        (r.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+          ?.Variables,
+    )
+    .find((v) => v?.[ENV.queryId] !== undefined);
+  if (variables?.[name] === undefined) {
+    throw new Error(
+      `The synthesized Sluice function has no ${name}: the bill would price another function.`,
+    );
+  }
   return String(variables[name]);
 }
 
