@@ -20,6 +20,10 @@ export interface MeteredRequests {
   s3PutClass: number;
   /** S3 GET, HEAD and other requests, DELETE excepted. */
   s3GetClass: number;
+  /** S3 PUT requests by bucket, so that state objects are told from the sink's. */
+  readonly s3PutsByBucket: Map<string, number>;
+  /** Bytes of S3 PUT bodies by bucket: what a bucket grows by. */
+  readonly s3BytesPutByBucket: Map<string, number>;
 }
 
 /** An empty meter. */
@@ -30,6 +34,8 @@ export function newMeter(): MeteredRequests {
     dynamoDbReadUnits: 0,
     s3PutClass: 0,
     s3GetClass: 0,
+    s3PutsByBucket: new Map(),
+    s3BytesPutByBucket: new Map(),
   };
 }
 
@@ -74,10 +80,21 @@ export function meterS3(meter: MeteredRequests, request: RelayedRequest): void {
   if (operation === 'DELETE') return;
   if (['PUT', 'POST', 'LIST'].includes(operation)) meter.s3PutClass++;
   else meter.s3GetClass++;
+  if (operation === 'PUT') {
+    // path-style addressing (forcePathStyle): /<bucket>/<key>
+    const bucket = request.url.split(/[/?]/)[1] ?? '';
+    const decoded = Number(request.headers['x-amz-decoded-content-length']);
+    add(meter.s3PutsByBucket, bucket, 1);
+    add(meter.s3BytesPutByBucket, bucket, decoded >= 0 ? decoded : request.body.length);
+  }
 }
 
 function count(meter: MeteredRequests, operation: string): void {
-  meter.operations.set(operation, (meter.operations.get(operation) ?? 0) + 1);
+  add(meter.operations, operation, 1);
+}
+
+function add(counts: Map<string, number>, key: string, n: number): void {
+  counts.set(key, (counts.get(key) ?? 0) + n);
 }
 
 function kilobytes(bytes: number): number {

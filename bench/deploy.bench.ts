@@ -1,7 +1,9 @@
 /**
  * Deployment benchmark (`npm run bench:deploy`): what running the canonical clickstream job as the
- * micro-batch Lambda function weighs and costs. Prints figures (it asserts no timings) and ends with
- * one JSON line: {"bundle_bytes", "cold_init_ms", "usd_per_million_events", "managed_min_usd_per_hour"}.
+ * micro-batch Lambda function weighs and costs a month, all-in. Prints figures (it asserts no
+ * timings) and ends with one JSON line: {"bundle_bytes", "cold_init_ms", "usd_per_million_events",
+ * "managed_min_usd_per_hour", "state_s3_puts_per_warm_batch", "idle_usd_per_month",
+ * "usd_per_month_1k_eps", "usd_per_month_10k_eps"}.
  *
  * 1. Bundle: functions/microbatch/clickstream.ts through functions/build.ts, minified, before
  *    compression (target: under 1.5 MB); gzip size alongside.
@@ -9,22 +11,27 @@
  *    cold start (configuration read and checked, clients created, the query planned; no I/O). The
  *    import is timed inside the process; the whole process is timed next to an empty `node -e ""`.
  *    Median of COLD_STARTS runs each.
- * 3. Cost: the canonical job at 1,000 events/s with a one-minute trigger, so every invocation reads
- *    one minute of events (60,000). The bundle runs in a Lambda-like container
- *    (test/support/lambda-container.ts) against DynamoDB Local, s3rver and the Kafka mock cluster,
- *    which this benchmark starts. Relays in front of DynamoDB and S3 meter every request
- *    (aws-request-meter.ts); the invocation's duration and log output are measured. One cold
- *    invocation first, then MEASURED_INVOCATIONS warm ones; the cost uses their median, priced at the
- *    list prices of aws-prices.ts: Lambda GB-s and requests, DynamoDB request units, S3 requests, the
- *    schedule's invocations and CloudWatch Logs ingestion. Kafka (MSK) is left out: both this job and
- *    the managed alternative read the same cluster. Storage is left out too (state and the table's
- *    files are small and the same for both).
- * 4. Next to it, the minimum hourly cost of one always-on Amazon Managed Service for Apache Flink
- *    application (1 KPU + 1 orchestration KPU), the cheapest managed Spark/Flink streaming job.
+ * 3. Measured invocations: the bundle runs in a Lambda-like container (test/support/lambda-container.ts)
+ *    against DynamoDB Local, s3rver and the Kafka mock cluster, which this benchmark starts, with the
+ *    one-minute trigger and the metrics setting of the synthesized ClickstreamStack. Relays in front
+ *    of DynamoDB and S3 meter every request (aws-request-meter.ts); each invocation's duration, log
+ *    output and EMF metric names are recorded. In one container: a cold invocation and
+ *    MEASURED_INVOCATIONS warm ones at 1,000 events/s (60,000 events each), IDLE_INVOCATIONS with no
+ *    new events, and one at 10,000 events/s (600,000 events; maxOffsetsPerTrigger raised so that one
+ *    batch takes the minute, since a sub-minute trigger would keep the function running all minute).
+ * 4. The monthly bill (monthly-bill.ts): the fixed part from the synthesized template of the
+ *    canonical ClickstreamStack, the variable part from the typical invocation of each load times the
+ *    schedule's invocations, plus what stays stored (the checkpoint table and state bucket as
+ *    measured after the run; the Delta table growing by its measured bytes per invocation, averaged
+ *    over the month). Kafka (MSK) is left out: every alternative reads the same cluster.
+ * 5. Beside it, the minimum month of one always-on Amazon Managed Service for Apache Flink application
+ *    (1 KPU + 1 orchestration KPU) and of one AWS Glue streaming job (two G.025X workers).
+ *
+ * Events are produced gzip-compressed, as producers of this volume do: the mock cluster keeps about
+ * 5 MB per partition, less than the 10,000 events/s minute takes uncompressed.
  *
  * Durations are this machine's: a 1,024 MB Lambda function has about 0.58 of a vCPU, so CPU-bound
- * time there may be up to 1.7 times longer; the figures print the cost at twice the measured
- * duration too.
+ * time there may be up to 1.7 times longer; the bill is printed at twice the measured duration too.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,10 +40,15 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { Kafka, logLevel, Partitioners } from 'kafkajs';
-import type { StreamingQueryProgress } from '../core/index.js';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { CompressionTypes, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import { bundleFunction, FUNCTION_ENTRIES } from '../functions/build.js';
+import { ENV } from '../functions/microbatch/configuration.js';
 import type { MicroBatchResult } from '../functions/microbatch/handler.js';
+import { ClickstreamStack } from '../infra/clickstream-stack.js';
 import { launchAwsServices } from '../test/support/aws-services-launcher.js';
 import { startHttpRelay } from '../test/support/http-relay.js';
 import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster.js';
@@ -44,44 +56,73 @@ import { LambdaContainer } from '../test/support/lambda-container.js';
 import {
   createLocalBucket,
   createLocalCheckpointTable,
+  localDynamoClient,
+  localS3Client,
 } from '../test/support/local-aws-clients.js';
 import { localLambdaEnvironment } from '../test/support/local-lambda-environment.js';
 import {
-  CLOUDWATCH_LOGS_USD_PER_GB,
-  DYNAMODB_USD_PER_READ_UNIT,
-  DYNAMODB_USD_PER_WRITE_UNIT,
-  LAMBDA_ARM64_USD_PER_GB_SECOND,
-  LAMBDA_USD_PER_REQUEST,
+  GLUE_STREAMING_MIN_DPUS,
+  GLUE_USD_PER_DPU_HOUR,
+  HOURS_PER_MONTH,
   MANAGED_FLINK_MIN_KPUS,
   MANAGED_FLINK_USD_PER_KPU_HOUR,
-  S3_USD_PER_GET_CLASS_REQUEST,
-  S3_USD_PER_PUT_CLASS_REQUEST,
-  SCHEDULER_USD_PER_INVOCATION,
 } from './aws-prices.js';
 import { type MeteredRequests, meterDynamoDb, meterS3, newMeter } from './aws-request-meter.js';
 import { generateClickEventLines } from './clickstream-events.js';
+import {
+  BILL_ITEMS,
+  type BillItem,
+  type BillLine,
+  billTotal,
+  type DeployedQuery,
+  deployedQuery,
+  type MonthlyLoad,
+  monthlyBill,
+} from './monthly-bill.js';
 
 const run = promisify(execFile);
 
-const EVENTS_PER_SECOND = 1_000;
 const TRIGGER_SECONDS = 60;
-const EVENTS_PER_INVOCATION = EVENTS_PER_SECOND * TRIGGER_SECONDS;
-/** The construct's default memory size. */
-const MEMORY_MB = 1_024;
-/** The function's timeout: the construct gives a one-minute trigger two minutes. */
-const TIMEOUT_MS = 120_000;
+const LOW_EVENTS_PER_SECOND = 1_000;
+const HIGH_EVENTS_PER_SECOND = 10_000;
 const COLD_STARTS = 5;
 const MEASURED_INVOCATIONS = 3;
+/** The first invocation without new events may run a no-data batch (the watermark moved); the last is idle. */
+const IDLE_INVOCATIONS = 2;
 const PARTITIONS = 4;
-const PRODUCE_BATCH = 2_000;
+const PRODUCE_BATCH = 5_000;
+/** The function's timeout: the construct gives a one-minute trigger two minutes. */
+const TIMEOUT_MS = 120_000;
+/** Room for the 10,000 events/s minute in one batch. */
+const MAX_OFFSETS_PER_TRIGGER = 1_000_000;
+const STATE_BUCKET = 'sluice-state';
+/** The bill's CloudWatch items that an account's always-free tier covers for one default query. */
+const FREE_TIER_CLOUDWATCH_ITEMS: ReadonlySet<BillItem> = new Set<BillItem>([
+  'CloudWatch custom metrics',
+  'CloudWatch alarms',
+  'CloudWatch dashboards',
+]);
+/** The container's START and END lines: the bill prices Lambda's own lines apart. */
+const PLATFORM_LINE = /^(START|END) RequestId: /;
+/** The bill's items each invocation adds to: usd_per_million_events sums them, as it always has. */
+const PER_INVOCATION_ITEMS: ReadonlySet<BillItem> = new Set<BillItem>([
+  'Lambda duration',
+  'Lambda requests',
+  'Scheduler',
+  'DynamoDB requests',
+  'S3 requests',
+  'CloudWatch logs',
+  'SQS',
+]);
+const LAKE_BUCKET = 'sluice-lake';
 
 /** A configuration that passes the cold start's checks; importing the bundle contacts nothing. */
 const IMPORT_ENV = {
   SLUICE_QUERY_ID: 'clicks',
   SLUICE_CHECKPOINT_TABLE: 'sluice-checkpoints',
-  SLUICE_STATE_BUCKET: 'sluice-state',
+  SLUICE_STATE_BUCKET: STATE_BUCKET,
   SLUICE_SOURCE: JSON.stringify({ kind: 'kafka', bootstrapServers: ['b-1:9092'], topic: 'c' }),
-  SLUICE_SINK: JSON.stringify({ kind: 'delta', bucket: 'sluice-lake', path: 'tables/clicks' }),
+  SLUICE_SINK: JSON.stringify({ kind: 'delta', bucket: LAKE_BUCKET, path: 'tables/clicks' }),
   AWS_REGION: 'us-east-1',
 };
 
@@ -128,31 +169,97 @@ async function measureColdStarts(bundle: string) {
 interface Invocation {
   readonly durationMs: number;
   readonly inputRows: number;
+  readonly batches: number;
   readonly logBytes: number;
+  /** Distinct metric names in its EMF documents. */
+  readonly metricNames: number;
   readonly requests: MeteredRequests;
   readonly stateLoad: string;
 }
 
-/** The cost of one invocation, in USD, by item. */
-function invocationCost(invocation: Invocation, durationFactor = 1) {
-  const gbSeconds = (MEMORY_MB / 1024) * ((invocation.durationMs * durationFactor) / 1000);
-  const r = invocation.requests;
-  return {
-    lambda: gbSeconds * LAMBDA_ARM64_USD_PER_GB_SECOND + LAMBDA_USD_PER_REQUEST,
-    dynamodb:
-      r.dynamoDbWriteUnits * DYNAMODB_USD_PER_WRITE_UNIT +
-      r.dynamoDbReadUnits * DYNAMODB_USD_PER_READ_UNIT,
-    s3: r.s3PutClass * S3_USD_PER_PUT_CLASS_REQUEST + r.s3GetClass * S3_USD_PER_GET_CLASS_REQUEST,
-    scheduler: SCHEDULER_USD_PER_INVOCATION,
-    logs: (invocation.logBytes / 1024 ** 3) * CLOUDWATCH_LOGS_USD_PER_GB,
-  };
+/** Everything the container run measured. */
+interface Measured {
+  readonly cold: Invocation;
+  readonly warm: Invocation[];
+  readonly idle: Invocation[];
+  readonly high: Invocation;
+  readonly checkpointTableBytes: number;
+  readonly stateBucketBytes: number;
 }
 
-function total(cost: Record<string, number>): number {
-  return Object.values(cost).reduce((n, v) => n + v, 0);
+/** The canonical stack, synthesized offline: what the bill's fixed part is read from. */
+function canonicalTemplate(): ReturnType<Template['toJSON']> {
+  const app = new App({ builtinCloudFormationValidation: false });
+  const stack = new ClickstreamStack(app, 'Clickstream', {
+    bootstrapServers: ['b-1.clicks.kafka.us-east-1.amazonaws.com:9098'],
+    topic: 'clicks',
+    mskClusterArn:
+      'arn:aws:kafka:us-east-1:123456789012:cluster/clicks/1a2b3c4d-5e6f-7a8b-9c0d-112233445566-3',
+  });
+  return Template.fromStack(stack).toJSON();
 }
 
-async function measureCost(bundle: string): Promise<{ cold: Invocation; warm: Invocation[] }> {
+/** The synthesized function's value of `name`, so the measured function runs as the deployed one. */
+function templateVariable(template: ReturnType<Template['toJSON']>, name: string): string {
+  const variables = Object.values(
+    template.Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>,
+  )
+    .filter((r) => r.Type === 'AWS::Lambda::Function')
+    .map(
+      (r) =>
+        (r.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+          ?.Variables,
+    )
+    .find((v) => v?.[ENV.queryId] !== undefined);
+  if (variables?.[name] === undefined) {
+    throw new Error(
+      `The synthesized Sluice function has no ${name}: the bill would price another function.`,
+    );
+  }
+  return String(variables[name]);
+}
+
+async function produceMinute(producer: Producer, lines: readonly string[]): Promise<void> {
+  for (let from = 0; from < lines.length; from += PRODUCE_BATCH) {
+    await producer.send({
+      topic: 'clicks',
+      // as producers of this volume do; the mock cluster keeps only about 5 MB per partition
+      compression: CompressionTypes.GZIP,
+      messages: lines
+        .slice(from, from + PRODUCE_BATCH)
+        .map((value, k) => ({ partition: (from + k) % PARTITIONS, value })),
+    });
+  }
+}
+
+function metricNameCount(lines: readonly string[]): number {
+  const names = new Set<string>();
+  for (const line of lines.filter((l) => l.includes('"_aws"'))) {
+    const document = JSON.parse(line) as {
+      _aws: { CloudWatchMetrics: { Metrics: { Name: string }[] }[] };
+    };
+    for (const set of document._aws.CloudWatchMetrics) {
+      for (const metric of set.Metrics) names.add(metric.Name);
+    }
+  }
+  return names.size;
+}
+
+async function tableBytes(endpoint: string, table: string): Promise<number> {
+  const { Items = [] } = await localDynamoClient(endpoint).send(
+    new ScanCommand({ TableName: table }),
+  );
+  return Items.reduce((n, item) => n + JSON.stringify(item).length, 0);
+}
+
+async function bucketBytes(endpoint: string, bucket: string): Promise<number> {
+  const { Contents = [] } = await localS3Client(endpoint).send(
+    new ListObjectsV2Command({ Bucket: bucket }),
+  );
+  return Contents.reduce((n, o) => n + (o.Size ?? 0), 0);
+}
+
+async function measureInvocations(bundle: string, detailedMetrics: string): Promise<Measured> {
   const [aws, kafka] = await Promise.all([launchAwsServices(), startKafkaMockCluster()]);
   let meter = newMeter();
   const dynamoRelay = await startHttpRelay({
@@ -172,75 +279,135 @@ async function measureCost(bundle: string): Promise<{ cold: Invocation; warm: In
   try {
     const [table, state, lake] = await Promise.all([
       createLocalCheckpointTable(aws.dynamoDbEndpoint, 'sluice-checkpoints'),
-      createLocalBucket(aws.s3Endpoint, 'sluice-state'),
-      createLocalBucket(aws.s3Endpoint, 'sluice-lake'),
+      createLocalBucket(aws.s3Endpoint, STATE_BUCKET),
+      createLocalBucket(aws.s3Endpoint, LAKE_BUCKET),
     ]);
     await producer.connect();
-    container = await LambdaContainer.start({
+    const started = await LambdaContainer.start({
       bundle,
       env: {
-        SLUICE_QUERY_ID: 'clicks',
-        SLUICE_CHECKPOINT_TABLE: table,
-        SLUICE_STATE_BUCKET: state,
-        SLUICE_SOURCE: JSON.stringify({
+        [ENV.queryId]: 'clicks',
+        [ENV.checkpointTable]: table,
+        [ENV.stateBucket]: state,
+        [ENV.source]: JSON.stringify({
           kind: 'kafka',
           bootstrapServers: kafka.bootstrapServers.split(','),
           topic: 'clicks',
           startingOffsets: 'earliest',
+          maxOffsetsPerTrigger: MAX_OFFSETS_PER_TRIGGER,
         }),
-        SLUICE_SINK: JSON.stringify({ kind: 'delta', bucket: lake, path: 'tables/clicks' }),
-        SLUICE_TRIGGER_INTERVAL: `${TRIGGER_SECONDS} seconds`,
-        SLUICE_SCHEDULE_INTERVAL: `${TRIGGER_SECONDS} seconds`,
+        [ENV.sink]: JSON.stringify({ kind: 'delta', bucket: lake, path: 'tables/clicks' }),
+        [ENV.triggerInterval]: `${TRIGGER_SECONDS} seconds`,
+        [ENV.scheduleInterval]: `${TRIGGER_SECONDS} seconds`,
+        [ENV.detailedMetrics]: detailedMetrics,
         ...localLambdaEnvironment({ dynamoDb: dynamoRelay.endpoint, s3: s3Relay.endpoint }),
       },
     });
-    const lines = generateClickEventLines({
-      count: EVENTS_PER_INVOCATION * (1 + MEASURED_INVOCATIONS),
-      meanGapMs: 1_000 / EVENTS_PER_SECOND,
-    });
-    const invocations: Invocation[] = [];
-    for (let i = 0; i <= MEASURED_INVOCATIONS; i++) {
-      const minute = lines.slice(i * EVENTS_PER_INVOCATION, (i + 1) * EVENTS_PER_INVOCATION);
-      for (let from = 0; from < minute.length; from += PRODUCE_BATCH) {
-        await producer.send({
-          topic: 'clicks',
-          messages: minute
-            .slice(from, from + PRODUCE_BATCH)
-            .map((value, k) => ({ partition: (from + k) % PARTITIONS, value })),
-        });
-      }
+    container = started;
+    const invoke = async (events: readonly string[]): Promise<Invocation> => {
+      await produceMinute(producer, events);
       meter = newMeter();
-      const outputBefore = container.output.length;
-      const outcome = await container.invoke({}, { remainingMs: TIMEOUT_MS });
+      const outputBefore = started.output.length;
+      const outcome = await started.invoke({}, { remainingMs: TIMEOUT_MS });
       if (outcome.kind !== 'result') {
-        throw new Error(`Invocation ${i} ended with ${JSON.stringify(outcome)}`);
+        throw new Error(`An invocation ended with ${JSON.stringify(outcome)}`);
       }
       const result = outcome.value as MicroBatchResult;
-      const output = container.output.slice(outputBefore);
+      if (result.numInputRows !== events.length) {
+        throw new Error(
+          `An invocation read ${result.numInputRows} events instead of the minute's ${events.length}: the figures would mean nothing.`,
+        );
+      }
+      const output = started.output.slice(outputBefore);
       const progress = output
         .filter((l) => l.includes('"batch committed"'))
-        .map((l) => (JSON.parse(l) as { progress: StreamingQueryProgress }).progress);
-      invocations.push({
+        .map((l) => (JSON.parse(l) as { progress: { stateLoad: string } }).progress);
+      return {
         durationMs: outcome.durationMs,
         inputRows: result.numInputRows,
-        logBytes: output.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
+        batches: result.batchesCommitted,
+        logBytes: output
+          .filter((l) => !PLATFORM_LINE.test(l))
+          .reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
+        metricNames: metricNameCount(output),
         requests: meter,
         stateLoad: progress.map((p) => p.stateLoad).join(','),
-      });
+      };
+    };
+    const low = LOW_EVENTS_PER_SECOND * TRIGGER_SECONDS;
+    const lowLines = generateClickEventLines({
+      count: low * (1 + MEASURED_INVOCATIONS),
+      meanGapMs: 1_000 / LOW_EVENTS_PER_SECOND,
+    });
+    const minutes: Invocation[] = [];
+    for (let i = 0; i <= MEASURED_INVOCATIONS; i++) {
+      minutes.push(await invoke(lowLines.slice(i * low, (i + 1) * low)));
     }
-    const wrong = invocations.find((v) => v.inputRows !== EVENTS_PER_INVOCATION);
-    if (wrong) {
+    const idle: Invocation[] = [];
+    for (let i = 0; i < IDLE_INVOCATIONS; i++) idle.push(await invoke([]));
+    if (idle[idle.length - 1].batches !== 0) {
       throw new Error(
-        `An invocation read ${wrong.inputRows} events instead of the minute's ${EVENTS_PER_INVOCATION}: the figures would mean nothing.`,
+        `The last of ${IDLE_INVOCATIONS} invocations without new events still committed a batch: the idle month would be priced wrong.`,
       );
     }
-    return { cold: invocations[0], warm: invocations.slice(1) };
+    const high = await invoke(
+      generateClickEventLines({
+        count: HIGH_EVENTS_PER_SECOND * TRIGGER_SECONDS,
+        meanGapMs: 1_000 / HIGH_EVENTS_PER_SECOND,
+        seed: 43,
+        // the minute after the low-rate minutes
+        start: new Date(Date.UTC(2026, 0, 1, 0, 1 + MEASURED_INVOCATIONS)).toISOString(),
+      }),
+    );
+    return {
+      cold: minutes[0],
+      warm: minutes.slice(1),
+      idle,
+      high,
+      checkpointTableBytes: await tableBytes(aws.dynamoDbEndpoint, table),
+      stateBucketBytes: await bucketBytes(aws.s3Endpoint, state),
+    };
   } finally {
     await container?.stop();
     await producer.disconnect();
     await Promise.all([dynamoRelay.stop(), s3Relay.stop()]);
     await Promise.all([aws.stop(), kafka.stop()]);
   }
+}
+
+/** The invocation of median duration. */
+function typical(invocations: readonly Invocation[]): Invocation {
+  const byDuration = [...invocations].sort((a, b) => a.durationMs - b.durationMs);
+  return byDuration[Math.floor(byDuration.length / 2)];
+}
+
+/** A month of `invocation` every scheduled tick; the Delta table grows by what it writes. */
+function monthOf(
+  query: DeployedQuery,
+  invocation: Invocation,
+  measured: Measured,
+  durationFactor = 1,
+): MonthlyLoad {
+  const r = invocation.requests;
+  const lakeBytesPerMonth =
+    (r.s3BytesPutByBucket.get(LAKE_BUCKET) ?? 0) * query.invocationsPerMonth;
+  return {
+    invocation: {
+      durationMs: invocation.durationMs,
+      logBytes: invocation.logBytes,
+      metricNames: invocation.metricNames,
+      dynamoDbWriteUnits: r.dynamoDbWriteUnits,
+      dynamoDbReadUnits: r.dynamoDbReadUnits,
+      s3PutClass: r.s3PutClass,
+      s3GetClass: r.s3GetClass,
+      // only failed invocations reach the dead-letter queue, and none failed
+      sqsRequests: 0,
+    },
+    dynamoDbStoredBytes: measured.checkpointTableBytes,
+    // the table starts the month empty and ends it a month larger: half of that on average
+    s3StoredBytes: measured.stateBucketBytes + lakeBytesPerMonth / 2,
+    durationFactor,
+  };
 }
 
 function usd(value: number): string {
@@ -252,12 +419,22 @@ function describeInvocation(label: string, v: Invocation): void {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([op, n]) => `${op} ${n}`)
     .join(', ');
+  const puts = [...v.requests.s3PutsByBucket].map(([b, n]) => `${b} ${n}`).join(', ');
   console.log(
     `  ${label}: ${v.durationMs} ms, ${v.inputRows} events, state ${v.stateLoad || '-'}, ` +
-      `${v.logBytes} log bytes; DynamoDB ${v.requests.dynamoDbWriteUnits} WRU + ` +
+      `${v.logBytes} log bytes, ${v.metricNames} metric names; DynamoDB ${v.requests.dynamoDbWriteUnits} WRU + ` +
       `${v.requests.dynamoDbReadUnits} RRU; S3 ${v.requests.s3PutClass} PUT-class + ` +
-      `${v.requests.s3GetClass} GET-class\n      ${operations}`,
+      `${v.requests.s3GetClass} GET-class (PUTs by bucket: ${puts || 'none'})\n      ${operations || 'no requests'}`,
   );
+}
+
+function printBill(columns: readonly [string, BillLine[]][]): void {
+  const cell = (text: string) => text.padStart(12);
+  console.log(`  ${''.padEnd(26)}${columns.map(([title]) => cell(title)).join('')}`);
+  BILL_ITEMS.forEach((item, i) => {
+    console.log(`  ${item.padEnd(26)}${columns.map(([, l]) => cell(usd(l[i].usd))).join('')}`);
+  });
+  console.log(`  ${'total'.padEnd(26)}${columns.map(([, l]) => cell(usd(billTotal(l)))).join('')}`);
 }
 
 async function main(): Promise<void> {
@@ -279,45 +456,73 @@ async function main(): Promise<void> {
       `  whole process: ${cold.wallMs.toFixed(0)} ms, against ${cold.emptyNodeMs.toFixed(0)} ms for an empty node -e "" (${(cold.wallMs - cold.emptyNodeMs).toFixed(0)} ms more)`,
     );
 
+    const template = canonicalTemplate();
+    const query = deployedQuery(template);
     console.log(
-      `\nThe canonical job at ${EVENTS_PER_SECOND} events/s, trigger ${TRIGGER_SECONDS} s: ${EVENTS_PER_INVOCATION} events per invocation, ${MEMORY_MB} MB arm64`,
+      `\nThe canonical ClickstreamStack as synthesized: ${query.memoryMb} MB ${query.architecture}, ` +
+        `${query.invocationsPerMonth} invocations a month, ${query.alarmMetrics} alarm metrics, ` +
+        `${query.dashboards} dashboards, PITR on ${query.pitrTables} table(s), log kept ${query.logRetentionDays ?? 'forever'} days`,
     );
-    const measured = await measureCost(bundle.file);
-    describeInvocation('cold invocation (new container)', measured.cold);
+    const measured = await measureInvocations(
+      bundle.file,
+      templateVariable(template, ENV.detailedMetrics),
+    );
+    describeInvocation('cold invocation (new container), 1,000 events/s', measured.cold);
     measured.warm.forEach((v, i) => describeInvocation(`warm invocation ${i + 1}`, v));
-
-    const invocationsPerMillion = 1e6 / EVENTS_PER_INVOCATION;
-    const byDuration = [...measured.warm].sort((a, b) => a.durationMs - b.durationMs);
-    const typical = invocationCost(byDuration[Math.floor(byDuration.length / 2)]);
-    const perMillion = total(typical) * invocationsPerMillion;
-    console.log(
-      `\nCost per million events (median warm invocation x ${invocationsPerMillion.toFixed(2)})`,
+    measured.idle.forEach((v, i) =>
+      describeInvocation(`invocation ${i + 1} without new events (${v.batches} batches)`, v),
     );
-    for (const [item, value] of Object.entries(typical)) {
-      console.log(`  ${item.padEnd(10)} ${usd(value * invocationsPerMillion)}`);
-    }
-    console.log(`  ${'total'.padEnd(10)} ${usd(perMillion)}`);
-    const slower = measured.warm.map((v) => total(invocationCost(v, 2)));
+    describeInvocation('warm invocation, 10,000 events/s', measured.high);
     console.log(
-      `  (with Lambda twice as slow as this machine: ${usd(median(slower) * invocationsPerMillion)})`,
+      `  stored after the run: checkpoint table ${measured.checkpointTableBytes} bytes, state bucket ${measured.stateBucketBytes} bytes`,
     );
 
-    const hourlyEvents = EVENTS_PER_SECOND * 3_600;
-    const lambdaHourly = (perMillion * hourlyEvents) / 1e6;
-    const managedHourly = MANAGED_FLINK_MIN_KPUS * MANAGED_FLINK_USD_PER_KPU_HOUR;
-    console.log(`\nPer hour at ${EVENTS_PER_SECOND} events/s (${hourlyEvents / 1e6} M events)`);
-    console.log(`  this function:                        ${usd(lambdaHourly)}`);
+    const loads = (factor: number): [string, BillLine[]][] => [
+      ['idle', monthlyBill(query, monthOf(query, measured.idle.at(-1)!, measured, factor))],
+      ['1k ev/s', monthlyBill(query, monthOf(query, typical(measured.warm), measured, factor))],
+      ['10k ev/s', monthlyBill(query, monthOf(query, measured.high, measured, factor))],
+    ];
+    const bill = loads(1);
+    console.log('\nMonthly bill, us-east-1 list prices, no free tier (USD)');
+    printBill(bill);
+    const slower = loads(2);
     console.log(
-      `  Managed Service for Apache Flink, min: ${usd(managedHourly)} (${MANAGED_FLINK_MIN_KPUS} KPUs x $${MANAGED_FLINK_USD_PER_KPU_HOUR}, always on, any load)`,
+      `  with Lambda twice as slow as this machine: ${slower.map(([t, l]) => `${t} ${usd(billTotal(l))}`).join(', ')}`,
     );
-    console.log(`  ratio managed / function: ${(managedHourly / lambdaHourly).toFixed(0)}x`);
+    const cloudWatchFixed = bill[0][1]
+      .filter((l) => FREE_TIER_CLOUDWATCH_ITEMS.has(l.item))
+      .reduce((n, l) => n + l.usd, 0);
+    console.log(
+      `  of the idle month, ${usd(cloudWatchFixed)} is alarms, custom metrics and dashboards; for the only query of an account, CloudWatch's always-free tier (10 alarm metrics, 10 custom metrics, 3 dashboards) would leave ${usd(billTotal(bill[0][1]) - cloudWatchFixed)}`,
+    );
+    const flinkMonthly = MANAGED_FLINK_MIN_KPUS * MANAGED_FLINK_USD_PER_KPU_HOUR * HOURS_PER_MONTH;
+    const glueMonthly = GLUE_STREAMING_MIN_DPUS * GLUE_USD_PER_DPU_HOUR * HOURS_PER_MONTH;
+    console.log('\nThe same month, always on, at any load (minimum size)');
+    console.log(
+      `  Managed Service for Apache Flink: ${usd(flinkMonthly)} (${MANAGED_FLINK_MIN_KPUS} KPUs x $${MANAGED_FLINK_USD_PER_KPU_HOUR} x ${HOURS_PER_MONTH} h)`,
+    );
+    console.log(
+      `  Glue streaming job:               ${usd(glueMonthly)} (${GLUE_STREAMING_MIN_DPUS} DPU x $${GLUE_USD_PER_DPU_HOUR} x ${HOURS_PER_MONTH} h)`,
+    );
 
+    const warm = typical(measured.warm);
+    const eventsPerMonth = LOW_EVENTS_PER_SECOND * 3_600 * HOURS_PER_MONTH;
+    const perInvocation = bill[1][1].filter((l) => PER_INVOCATION_ITEMS.has(l.item));
+    const perMillion = (billTotal(perInvocation) * 1e6) / eventsPerMonth;
+    const statePuts = (warm.requests.s3PutsByBucket.get(STATE_BUCKET) ?? 0) / warm.batches;
+    console.log(
+      `\nAt 1,000 events/s: ${usd(perMillion)} per million events (what each invocation costs, fixed costs and storage apart); ${statePuts} state S3 PUTs per warm batch (the sink's objects apart)`,
+    );
     console.log(
       JSON.stringify({
         bundle_bytes: bundle.bytes,
         cold_init_ms: Math.round(cold.importMs),
         usd_per_million_events: Number(perMillion.toPrecision(3)),
-        managed_min_usd_per_hour: managedHourly,
+        managed_min_usd_per_hour: MANAGED_FLINK_MIN_KPUS * MANAGED_FLINK_USD_PER_KPU_HOUR,
+        state_s3_puts_per_warm_batch: statePuts,
+        idle_usd_per_month: Number(billTotal(bill[0][1]).toPrecision(3)),
+        usd_per_month_1k_eps: Number(billTotal(bill[1][1]).toPrecision(3)),
+        usd_per_month_10k_eps: Number(billTotal(bill[2][1]).toPrecision(3)),
       }),
     );
   } finally {

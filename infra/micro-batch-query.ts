@@ -6,7 +6,9 @@
  *     -> micro-batch function (reserved concurrency 1; failed or stale invocations -> DLQ)
  *        -> checkpoint table (its own items only) + state bucket (its own prefix only)
  *        -> source (read only) -> sink (write only)
- *   + alarms and a dashboard on the metrics the function publishes.
+ *   + the recommended alarms, on the three custom metrics the function publishes by default;
+ *     the other metrics and a dashboard are opt-in (`detailedMetrics`, `dashboard`), since each
+ *     custom metric and each dashboard is billed by the month whether the query runs or idles.
  *
  * Reserved concurrency 1 keeps a second copy of the query from starting while one runs; the lease
  * would make it harmless, but it would still cost an invocation. A missed tick is not retried, by the
@@ -101,6 +103,19 @@ export interface MicroBatchQueryProps {
   readonly alarmTopic?: sns.ITopic;
   /** How long the function's log is kept. @default logs.RetentionDays.ONE_MONTH */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * Publish every metric of a batch (input rows, speed, durations, state rows, cold loads, late
+   * rows), not only the three the alarms read. Each is one more CloudWatch custom metric, billed
+   * for every hour the query commits a batch (about $0.30 a month each when it runs all the time).
+   * @default the value of `dashboard`
+   */
+  readonly detailedMetrics?: boolean;
+  /**
+   * Create the query's CloudWatch dashboard (about $3 a month beyond an account's first three).
+   * It shows the detailed metrics, so it turns them on unless `detailedMetrics` is false.
+   * @default false
+   */
+  readonly dashboard?: boolean;
 }
 
 /** A streaming query run as scheduled micro-batches in Lambda. */
@@ -121,8 +136,8 @@ export class MicroBatchQuery extends Construct {
   readonly trigger: TriggerSchedule;
   /** The recommended alarms. */
   readonly alarms: MicroBatchAlarms;
-  /** The query's dashboard. */
-  readonly dashboard: MicroBatchDashboard;
+  /** The query's dashboard, when the `dashboard` prop asked for one. */
+  readonly dashboard?: MicroBatchDashboard;
 
   constructor(scope: Construct, id: string, props: MicroBatchQueryProps) {
     super(scope, id);
@@ -146,13 +161,15 @@ export class MicroBatchQuery extends Construct {
       noBatchTriggers: settings.noBatchTriggers,
       alarmTopic: props.alarmTopic,
     });
-    this.dashboard = new MicroBatchDashboard(this, 'Dashboard', {
-      queryId: settings.queryId,
-      fn: this.fn,
-      deadLetterQueue: this.deadLetterQueue,
-      alarms: this.alarms,
-      scheduleInterval: this.trigger.scheduleInterval,
-    });
+    if (props.dashboard) {
+      this.dashboard = new MicroBatchDashboard(this, 'Dashboard', {
+        queryId: settings.queryId,
+        fn: this.fn,
+        deadLetterQueue: this.deadLetterQueue,
+        alarms: this.alarms,
+        scheduleInterval: this.trigger.scheduleInterval,
+      });
+    }
   }
 
   /** Where failed invocations (not retried), stale ticks and undeliverable schedule events go. */
@@ -242,6 +259,7 @@ export class MicroBatchQuery extends Construct {
       [ENV.safetyMarginMs]: String(settings.safetyMargin.toMilliseconds()),
       [ENV.source]: stack.toJsonString(settings.source),
       [ENV.sink]: stack.toJsonString(settings.sink),
+      [ENV.detailedMetrics]: String(settings.detailedMetrics),
       // the bundle ships its source map so that stack traces in the log name the TypeScript source
       NODE_OPTIONS: '--enable-source-maps',
     };

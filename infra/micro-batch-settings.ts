@@ -23,6 +23,8 @@ export interface MicroBatchSettings {
   readonly safetyMargin: Duration;
   readonly statePrefix: string;
   readonly noBatchTriggers: number;
+  /** Whether the function publishes every metric, not only the alarms'. */
+  readonly detailedMetrics: boolean;
   /** How long Lambda keeps an invocation waiting behind a running one: at most one period. */
   readonly maxEventAge: Duration;
 }
@@ -49,6 +51,7 @@ export function resolveSettings(props: MicroBatchQueryProps): MicroBatchSettings
     safetyMargin,
     statePrefix: validateKeyPrefix(props.statePrefix ?? 'sluice', 'statePrefix'),
     noBatchTriggers: checkNoBatchTriggers(props.noBatchTriggers ?? 5, trigger.scheduleInterval),
+    detailedMetrics: props.detailedMetrics ?? props.dashboard ?? false,
     maxEventAge: minDuration(trigger.scheduleInterval, MAX_LAMBDA_EVENT_AGE),
   };
 }

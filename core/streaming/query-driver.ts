@@ -146,9 +146,13 @@ class QueryDriver {
     return progress;
   }
 
-  /** Ends the run: logs why (unless there is nothing to say) and runs maintenance if it is due. */
+  /**
+   * Ends the run: logs why, unless it is the routine end of a run (nothing new, asked to stop, its
+   * period over), which the result says; a routine line per invocation would be billed as log
+   * ingestion every minute. Runs maintenance if it is due.
+   */
   private async finish(stop: Stop): Promise<DriverResult> {
-    if (stop.reason !== 'idle' && stop.reason !== 'stopped') {
+    if (!isRoutineStop(stop.reason)) {
       this.log({ message: describeStop(stop.reason), ...stop.details });
     }
     await this.maintainIfDecided('stop');
@@ -208,8 +212,15 @@ async function withBackfill(
   return { ...progress, backfill: { done: Math.max(0, total - remaining), total } };
 }
 
+type RoutineStop = 'idle' | 'stopped' | 'period-over';
+
+/** Whether a stop ends the run as planned, so the log has nothing to say about it. */
+function isRoutineStop(reason: DriverStop): reason is RoutineStop {
+  return reason === 'idle' || reason === 'stopped' || reason === 'period-over';
+}
+
 /** The log message for a stop. */
-function describeStop(reason: Exclude<DriverStop, 'idle' | 'stopped'>): string {
+function describeStop(reason: Exclude<DriverStop, RoutineStop>): string {
   switch (reason) {
     case 'lease-held':
       return 'another invocation holds the lease; stopping';
@@ -221,8 +232,6 @@ function describeStop(reason: Exclude<DriverStop, 'idle' | 'stopped'>): string {
       return 'time budget ran out before the commit; the batch is abandoned and re-runs from its intent';
     case 'time-budget':
       return 'not enough time left for another batch';
-    case 'period-over':
-      return "this invocation's trigger period is over; the next scheduled invocation continues";
     case 'once':
       return 'the once trigger ran its batch';
   }

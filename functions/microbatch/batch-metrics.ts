@@ -2,6 +2,10 @@
  * The CloudWatch metrics of the micro-batch function: their names (the `MicroBatchQuery` construct's
  * alarms and dashboard use the same ones), and the values one committed batch and one invocation
  * report. All are published in namespace `Sluice` with the single dimension `QueryId`.
+ *
+ * Each metric name is a CloudWatch custom metric, billed for every hour it receives a value, so by
+ * default the function publishes only the ones the construct's alarms read (ALARM_METRICS); the
+ * others are for the opt-in dashboard.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { StreamingQueryProgress } from '../../core/index.js';
@@ -25,6 +29,13 @@ export const METRIC = {
   batchesCommitted: 'BatchesCommitted',
   stateLoadCold: 'StateLoadCold',
 } as const;
+
+/** The metrics the construct's alarms read: all the function publishes unless told otherwise. */
+export const ALARM_METRICS: ReadonlySet<MetricValue['name']> = new Set([
+  METRIC.watermarkDelayMs,
+  METRIC.sourceLagRecords,
+  METRIC.batchesCommitted,
+]);
 
 /** One value of one metric. */
 export interface MetricValue {
@@ -83,8 +94,13 @@ export function batchMetrics(progress: StreamingQueryProgress, nowMs: number): M
   return values;
 }
 
-/** What an invocation reports once, whether or not it committed a batch. */
+/**
+ * What an invocation reports once: how many batches it committed, only when it committed some. The
+ * stalled alarm treats a period without data as one without a batch, so a zero would tell it nothing
+ * more, while it would keep the metric billed through every idle hour.
+ */
 export function invocationMetrics(batchesCommitted: number): MetricValue[] {
+  if (batchesCommitted === 0) return [];
   return [{ name: METRIC.batchesCommitted, unit: MetricUnit.Count, value: batchesCommitted }];
 }
 

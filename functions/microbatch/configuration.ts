@@ -20,6 +20,7 @@ export const ENV = {
   source: 'SLUICE_SOURCE',
   sink: 'SLUICE_SINK',
   s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
+  detailedMetrics: 'SLUICE_DETAILED_METRICS',
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
@@ -158,6 +159,11 @@ export interface MicroBatchConfig {
   readonly sink: SinkConfig;
   /** Path-style S3 addressing, for S3-compatible endpoints (AWS_ENDPOINT_URL_S3). */
   readonly s3ForcePathStyle: boolean;
+  /**
+   * Publish every metric of batch-metrics.ts, not only those the alarms read: each one more is a
+   * CloudWatch custom metric, billed by the month.
+   */
+  readonly detailedMetrics: boolean;
 }
 
 /**
@@ -188,6 +194,7 @@ export function readConfiguration(
     source: jsonSetting(env, ENV.source, sourceConfigSchema),
     sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
     s3ForcePathStyle: booleanSetting(env, ENV.s3ForcePathStyle, false),
+    detailedMetrics: booleanSetting(env, ENV.detailedMetrics, false),
   };
 }
 

@@ -64,10 +64,10 @@ export function microBatchHandler(
     queryModule,
     options.clients ?? createAwsClients(config),
   );
-  const observability = new FunctionObservability(
-    config.queryId,
-    env.POWERTOOLS_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
-  );
+  const observability = new FunctionObservability(config.queryId, {
+    serviceName: env.POWERTOOLS_SERVICE_NAME?.trim() || DEFAULT_SERVICE_NAME,
+    detailedMetrics: config.detailedMetrics,
+  });
 
   return async (event, context) => {
     observability.beginInvocation(context, event);

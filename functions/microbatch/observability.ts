@@ -1,10 +1,14 @@
 /**
- * What the micro-batch function tells CloudWatch, through Powertools for AWS Lambda:
- * - logs: one JSON object per line, each with the query id (and the Lambda request id); a line about
- *   a batch carries its batchId, and a committed batch's line carries its whole progress record;
+ * What the micro-batch function tells CloudWatch, through Powertools for AWS Lambda, priced as
+ * CloudWatch bills it (log ingestion by the byte, custom metrics by the metric-hour):
+ * - logs: one JSON object per line, each with the query id (and the Lambda request id). At INFO, the
+ *   default, a batch is one line (its batchId and whole progress record) and an idle invocation is
+ *   none; the start and end of each invocation are DEBUG lines (POWERTOOLS_LOG_LEVEL=DEBUG);
+ *   warnings and errors always show;
  * - metrics in embedded metric format (batch-metrics.ts): one set per committed batch and the
  *   invocation's BatchesCommitted, buffered and published once, when the invocation ends (also when it
- *   fails), so CloudWatch receives one metrics document per invocation.
+ *   fails), so CloudWatch receives at most one metrics document per invocation, and none from an
+ *   invocation that committed nothing. Only the alarms' metrics unless detailed metrics are on.
  * One instance lives as long as the container; each invocation begins and ends with it.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -12,6 +16,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import type { InvocationResult, StreamingQueryProgress } from '../../core/index.js';
 import {
+  ALARM_METRICS,
   batchMetrics,
   invocationMetrics,
   METRIC_NAMESPACE,
@@ -22,15 +27,25 @@ import {
 /** Outcomes that end an invocation early for a reason an operator may want to look at. */
 const WARNING_KINDS = new Set(['abandoned', 'lease-lost', 'conflict']);
 
+/** How the function observes itself. */
+export interface ObservabilityOptions {
+  /** The service name on every log line. */
+  readonly serviceName: string;
+  /** Publish every metric, not only those the alarms read. */
+  readonly detailedMetrics: boolean;
+}
+
 /** Logs and metrics of one query's function. */
 export class FunctionObservability {
   private readonly logger: Logger;
   private readonly metrics: Metrics;
+  private readonly detailedMetrics: boolean;
   private batchesCommitted = 0;
 
-  constructor(queryId: string, serviceName: string) {
-    this.logger = new Logger({ serviceName, persistentKeys: { queryId } });
-    this.metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName });
+  constructor(queryId: string, options: ObservabilityOptions) {
+    this.logger = new Logger({ serviceName: options.serviceName, persistentKeys: { queryId } });
+    this.metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: options.serviceName });
+    this.detailedMetrics = options.detailedMetrics;
     // Powertools adds a `service` dimension by default; the alarms address the metrics by QueryId alone.
     this.metrics.clearDefaultDimensions();
     this.metrics.setDefaultDimensions({ [QUERY_ID_DIMENSION]: queryId });
@@ -40,7 +55,7 @@ export class FunctionObservability {
   beginInvocation(context: Context, event: unknown): void {
     this.logger.addContext(context);
     this.batchesCommitted = 0;
-    this.logger.info('invocation started', {
+    this.logger.debug('invocation started', {
       scheduledTime: scheduledTime(event),
       remainingMs: context.getRemainingTimeInMillis(),
     });
@@ -61,7 +76,7 @@ export class FunctionObservability {
 
   /** Ends an invocation that ran to its end, and publishes its metrics. */
   endInvocation(result: InvocationResult): void {
-    this.logger.info('invocation ended', {
+    this.logger.debug('invocation ended', {
       stoppedBecause: result.stoppedBecause,
       batchIds: result.batches.map((b) => b.batchId),
     });
@@ -76,11 +91,16 @@ export class FunctionObservability {
 
   private publish(): void {
     this.add(invocationMetrics(this.batchesCommitted));
-    this.metrics.publishStoredMetrics();
+    // Powertools warns in the log about an empty document; an idle invocation has nothing to say
+    if (this.metrics.hasStoredMetrics()) this.metrics.publishStoredMetrics();
   }
 
   private add(values: readonly MetricValue[]): void {
-    for (const v of values) this.metrics.addMetric(v.name, v.unit, v.value);
+    for (const v of values) {
+      if (this.detailedMetrics || ALARM_METRICS.has(v.name)) {
+        this.metrics.addMetric(v.name, v.unit, v.value);
+      }
+    }
   }
 }
 

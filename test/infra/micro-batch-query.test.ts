@@ -413,10 +413,22 @@ describe('MicroBatchQuery alarms and dashboard', () => {
     expect(alarm(q, 'NoBatchCommitted')).toMatchObject({ EvaluationPeriods: 3, Period: 120 });
   });
 
-  it("builds a dashboard with the query's metrics, alarms and dead letters", () => {
-    const dashboards = Object.values(
-      canonical.template.findResources('AWS::CloudWatch::Dashboard'),
-    );
+  it("creates no dashboard and asks the function for only the alarms' metrics by default", () => {
+    canonical.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
+    expect(canonical.query.dashboard).toBeUndefined();
+    expect(environment(canonical)[ENV.detailedMetrics]).toBe('false');
+  });
+
+  it('publishes every metric with detailedMetrics, without a dashboard', () => {
+    const q = s3FilesIntoDynamoDb({ detailedMetrics: true });
+    q.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
+    expect(environment(q)[ENV.detailedMetrics]).toBe('true');
+  });
+
+  it("builds, on request, a dashboard with the query's metrics, alarms and dead letters, and turns the metrics it shows on", () => {
+    const q = s3FilesIntoDynamoDb({ dashboard: true });
+    expect(environment(q)[ENV.detailedMetrics]).toBe('true');
+    const dashboards = Object.values(q.template.findResources('AWS::CloudWatch::Dashboard'));
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(
       (dashboards[0] as { Properties: { DashboardBody: unknown } }).Properties.DashboardBody,
@@ -436,5 +448,11 @@ describe('MicroBatchQuery alarms and dashboard', () => {
       expect(body).toContain(metric);
     }
     expect(body).toContain('alarm');
+  });
+
+  it('keeps the detailed metrics off under a dashboard when detailedMetrics is false', () => {
+    const q = s3FilesIntoDynamoDb({ dashboard: true, detailedMetrics: false });
+    q.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    expect(environment(q)[ENV.detailedMetrics]).toBe('false');
   });
 });

@@ -114,12 +114,18 @@ export function scramSecret(): QueryStack {
 }
 
 /** Files arriving in S3 into a DynamoDB table, every 5 minutes. */
-export function s3FilesIntoDynamoDb(props: Partial<MicroBatchQueryProps> = {}): QueryStack {
-  return queryStack({
-    source: { kind: 's3-files', bucket: 'landing-bucket', prefix: 'clicks/', format: 'json' },
-    sink: { kind: 'dynamodb', tableName: 'click-counts' },
-    ...props,
-  });
+export function s3FilesIntoDynamoDb(
+  props: Partial<MicroBatchQueryProps> = {},
+  extra?: (stack: Stack) => Partial<MicroBatchQueryProps>,
+): QueryStack {
+  return queryStack(
+    {
+      source: { kind: 's3-files', bucket: 'landing-bucket', prefix: 'clicks/', format: 'json' },
+      sink: { kind: 'dynamodb', tableName: 'click-counts' },
+      ...props,
+    },
+    extra,
+  );
 }
 
 /** A query that shares an existing checkpoint table and state bucket. */

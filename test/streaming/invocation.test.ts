@@ -116,18 +116,22 @@ describe('one invocation', () => {
     expect(sink.rows()).toHaveLength(2);
   });
 
-  it('leaves new data to the next scheduled invocation once its period is over', async () => {
+  it('leaves new data to the next scheduled invocation once its period is over, logging only the batch', async () => {
     const { input, execution } = setup();
     input.addData([{ k: 'a' }]);
+    const logged: Record<string, unknown>[] = [];
     const result = await runInvocation(await execution(), {
       remainingMs: budget(10_000),
       safetyMarginMs: 100,
       triggerIntervalMs: 60_000,
       runForMs: 60_000,
+      log: (e) => logged.push(e),
       onProgress: () => input.addData([{ k: 'b' }]),
     });
     expect(result.batches.map((b) => b.batchId)).toEqual([0]);
     expect(result.stoppedBecause).toBe('period-over');
+    // the planned end of every scheduled invocation: a line for it would be billed every minute
+    expect(logged.map((e) => e.message)).toEqual(['batch committed']);
   });
 
   describe('checkpoint maintenance', () => {

@@ -53,7 +53,17 @@ describe('readConfiguration', () => {
       },
       sink: DELTA,
       s3ForcePathStyle: false,
+      detailedMetrics: false,
     });
+  });
+
+  it("publishes only the alarms' metrics unless SLUICE_DETAILED_METRICS is true", () => {
+    expect(readConfiguration(environment()).detailedMetrics).toBe(false);
+    const detailed = readConfiguration(environment({ [ENV.detailedMetrics]: 'true' }));
+    expect(detailed.detailedMetrics).toBe(true);
+    expect(() => readConfiguration(environment({ [ENV.detailedMetrics]: 'all' }))).toThrow(
+      /SLUICE_DETAILED_METRICS='all' must be 'true' or 'false'/,
+    );
   });
 
   it.each<[string, object, object]>([
