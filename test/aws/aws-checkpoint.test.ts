@@ -18,7 +18,7 @@ import { runInvocation } from '../../core/streaming/invocation.js';
 import { MicroBatchExecution } from '../../core/streaming/micro-batch-execution.js';
 import { at, clickSchema } from '../support/events.js';
 import { uniqueName } from '../support/unique-name.js';
-import { awsBackend } from './aws-backend.js';
+import { awsBackend, stalledAwsBackend } from './aws-backend.js';
 
 const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
 
@@ -220,7 +220,7 @@ describe('the commit protocol on DynamoDB and S3', () => {
     );
   });
 
-  it('does not let a slow invocation commit after its lease expired and another took over', async () => {
+  it('stops an invocation whose renewals did not get through once another took over its expired lease', async () => {
     const queryId = uniqueName('slow');
     const session = new SluiceSession();
     const input = session.memoryStream(clickSchema);
@@ -240,7 +240,7 @@ describe('the commit protocol on DynamoDB and S3', () => {
       },
     };
     const slow = await MicroBatchExecution.start({
-      ...(await awsBackend(queryId)),
+      ...(await stalledAwsBackend(queryId)),
       plan: df.plan,
       outputMode: 'append',
       sink: slowSink,
@@ -271,7 +271,7 @@ describe('the commit protocol on DynamoDB and S3', () => {
     let reachedSink: () => void = () => {};
     const atSink = new Promise<void>((r) => (reachedSink = r));
     const slow = await MicroBatchExecution.start({
-      ...(await awsBackend(queryId)),
+      ...(await stalledAwsBackend(queryId)),
       plan: df.plan,
       outputMode: 'append',
       sink: {
@@ -294,6 +294,92 @@ describe('the commit protocol on DynamoDB and S3', () => {
     expect(await run).toEqual({ kind: 'lease-lost', batchId: 0 });
     expect(await checkpoint.getCommit(0)).toBeUndefined();
     expect(await checkpoint.latestCommit()).toBeUndefined();
+  });
+
+  it('keeps its short lease through a sink write three times as long: no other invocation runs the query meanwhile', async () => {
+    const queryId = uniqueName('renewed');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    const slowSink = {
+      description: 'slow',
+      addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+        await new Promise((r) => setTimeout(r, 600));
+        await sink.addBatch(...args);
+      },
+    };
+    const rival = await invocation(queryId, df, sink, { leaseDurationMs: 200 });
+    const holder = await invocation(queryId, df, slowSink as MemorySink, { leaseDurationMs: 200 });
+    const slowRun = holder.runNextBatch();
+    for (const wait of [250, 250]) {
+      await new Promise((r) => setTimeout(r, wait)); // past the lease as first taken
+      expect((await rival.runNextBatch()).kind).toBe('lease-held');
+    }
+    expect((await slowRun).kind).toBe('committed');
+    expect(sink.latestBatchId).toBe(0);
+  });
+
+  it('frees the query of a crashed invocation once its short lease expires: the next waits, then takes over', async () => {
+    const queryId = uniqueName('takeover');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    const chunks = eventChunks(2);
+    input.addData(chunks[0]);
+    const crashing = await invocation(queryId, df, sink, {
+      leaseDurationMs: 300,
+      afterStep: (step) => {
+        if (step === 'persist') throw new Error('killed after persist');
+      },
+    });
+    await expect(crashing.runNextBatch()).rejects.toThrow('killed after persist');
+    const next = await invocation(queryId, df, sink);
+    expect((await next.runNextBatch()).kind).toBe('lease-held');
+    await new Promise((r) => setTimeout(r, 350));
+    const taken = await next.runNextBatch();
+    expect(taken.kind === 'committed' && taken.progress.batchId).toBe(0);
+    input.addData([...chunks[1], FLUSH]);
+    await runInvocation(next, budget());
+    expect(canonical(sink.rows())).toEqual(await batchResult(chunks.flat()));
+  });
+
+  it('stops before its commit an invocation whose renewal finds that another took the lease', async () => {
+    const queryId = uniqueName('renewal-lost');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    const { checkpoint } = await awsBackend(queryId);
+    let reachedSink: () => void = () => {};
+    const atSink = new Promise<void>((r) => (reachedSink = r));
+    let takenOver: () => void = () => {};
+    const takeover = new Promise<void>((r) => (takenOver = r));
+    const holder = await invocation(
+      queryId,
+      df,
+      {
+        description: 'waits for a takeover',
+        addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+          reachedSink();
+          await takeover;
+          await sink.addBatch(...args);
+        },
+      } as MemorySink,
+      { leaseDurationMs: 300 },
+    );
+    const run = holder.runNextBatch();
+    await atSink;
+    // a rival whose clock runs ahead by more than the lease sees it expired and takes it
+    const ahead = await awsBackend(queryId, () => Date.now() + 120_000);
+    expect((await ahead.checkpoint.acquireLease('rival', 60_000)).kind).toBe('acquired');
+    await new Promise((r) => setTimeout(r, 150)); // the holder's next renewal is refused
+    takenOver();
+    expect(await run).toEqual({ kind: 'lease-lost', batchId: 0 });
+    expect(await checkpoint.getCommit(0)).toBeUndefined();
   });
 
   it('refuses a state manifest on S3 whose file list had a digit edited, naming the manifest', async () => {
