@@ -84,9 +84,18 @@ export function slowAnswer(ms: number): FaultAction {
 /** Forward, let the service act, then drop the connection: the client never sees the answer. */
 export const DROP_AFTER_FORWARD: FaultAction = { kind: 'drop-after-forward' };
 
-/** Requests of one DynamoDB operation (the `X-Amz-Target` header names it). */
-export function dynamoDbOperation(operation: string): (request: RelayedRequest) => boolean {
-  return (request) => request.headers['x-amz-target'] === `DynamoDB_20120810.${operation}`;
+/**
+ * Requests of one DynamoDB operation (the `X-Amz-Target` header names it), and when `sortKeyPrefix`
+ * is given, only those on an item whose sort key starts with it (e.g. `offsets#`: the intents).
+ */
+export function dynamoDbOperation(
+  operation: string,
+  sortKeyPrefix?: string,
+): (request: RelayedRequest) => boolean {
+  const onItem = sortKeyPrefix && `"sk":{"S":"${sortKeyPrefix}`;
+  return (request) =>
+    request.headers['x-amz-target'] === `DynamoDB_20120810.${operation}` &&
+    (!onItem || request.body.toString('utf8').includes(onItem));
 }
 
 /** S3 requests of `method` whose object path matches `path`. */
