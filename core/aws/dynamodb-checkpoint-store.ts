@@ -135,16 +135,22 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     };
   }
 
-  async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+  acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+    return this.retryingHeadConflicts('take the lease', () =>
+      this.tryAcquireLease(owner, durationMs),
+    );
+  }
+
+  /** Runs an update of the head, again while a commit transaction on the head is in flight. */
+  private async retryingHeadConflicts<T>(action: string, update: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.tryAcquireLease(owner, durationMs);
+        return await update();
       } catch (e) {
         // A damaged head or a broken invariant is not a failed request: its own message says what to do.
         if (e instanceof SluiceError) throw e;
-        // A commit transaction on the head is in flight: try again shortly.
         if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
-          throw this.failure('take the lease', e);
+          throw this.failure(action, e);
         await sleep(20 * 2 ** attempt * Math.random());
       }
     }
@@ -209,17 +215,10 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
    * rule of lease-decision.ts. A commit transaction in flight on the head is waited out as when
    * taking the lease.
    */
-  async renewLease(lease: Lease, durationMs: number): Promise<RenewLeaseResult> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.tryRenewLease(lease, durationMs);
-      } catch (e) {
-        if (e instanceof SluiceError) throw e;
-        if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
-          throw this.failure('renew the lease', e);
-        await sleep(20 * 2 ** attempt * Math.random());
-      }
-    }
+  renewLease(lease: Lease, durationMs: number): Promise<RenewLeaseResult> {
+    return this.retryingHeadConflicts('renew the lease', () =>
+      this.tryRenewLease(lease, durationMs),
+    );
   }
 
   private async tryRenewLease(lease: Lease, durationMs: number): Promise<RenewLeaseResult> {
