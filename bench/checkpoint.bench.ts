@@ -18,16 +18,21 @@
  *    every partition's delta chain is full and a snapshot is due; then a cold batch (new container)
  *    whose load step reads the state from S3.
  *
+ * 3. Takeover after a crash (lease-takeover.ts): a batch killed mid-way, then a new invocation
+ *    every second until one commits; with the default lease and, side by side, an 8-second one.
+ *
  * A first, untimed pass of the smallest scale warms up the engine and the local services.
  *
  * The last line of output is one JSON object: {"ddb_requests_per_batch", "s3_puts_per_batch",
  * "changed_partitions"} of the small warm batch with the most S3 PUTs, {"warm_ms_10k",
- * "warm_ms_1m", "warm_1m_vs_10k"}: the median warm batch at 1,000 changed keys, and
- * {"cold_load_ms_1m"}.
+ * "warm_ms_1m", "warm_1m_vs_10k"}: the median warm batch at 1,000 changed keys, {"cold_load_ms_1m"},
+ * and {"takeover_after_crash_s", "takeover_after_crash_s_lease_8s"}: seconds from the crash to the
+ * commit by the invocation that took over, with the default lease and with an 8-second one.
  */
 import { randomUUID } from 'node:crypto';
 import {
   type CheckpointBackend,
+  DEFAULT_LEASE_MS,
   type DataFrame,
   type MemoryStream,
   MicroBatchExecution,
@@ -44,6 +49,7 @@ import {
   localDynamoClient,
   localS3Client,
 } from '../test/support/local-aws-clients.js';
+import { takeoverAfterCrash, type TakeoverFigures } from './lease-takeover.js';
 
 const PARTITIONS = 16;
 const SNAPSHOT_INTERVAL = 10;
@@ -523,6 +529,16 @@ function printScaling(results: readonly ScaleResult[]): void {
   );
 }
 
+function printTakeovers(takeovers: readonly TakeoverFigures[]): void {
+  console.log(
+    'Takeover after a crash mid-batch (a new invocation every second until one commits):',
+  );
+  printTable(
+    ['lease (s)', 'takeover (s)', 'invocations'],
+    takeovers.map((t) => [String(t.leaseSeconds), t.seconds, t.invocations]),
+  );
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   const local = await launchAwsServices();
@@ -541,6 +557,13 @@ async function main(): Promise<number> {
     await scale(services, SCALES[0]);
     const scales: ScaleResult[] = [];
     for (const keysHeld of SCALES) scales.push(await scale(services, keysHeld));
+    // side by side, so the two leases see the same load
+    const takeovers = await Promise.all(
+      [DEFAULT_LEASE_MS, 8_000].map((leaseMs) => {
+        const queryId = uniqueQueryId('takeover');
+        return takeoverAfterCrash(() => newContainer(services, queryId), leaseMs);
+      }),
+    );
 
     console.log(
       `Checkpoint benchmark on DynamoDB Local and s3rver (loopback), query groupBy('key').count() ` +
@@ -548,6 +571,7 @@ async function main(): Promise<number> {
     );
     printSmallBatch(small);
     printScaling(scales);
+    printTakeovers(takeovers);
 
     const busiest = small.warm.reduce((a, b) => (s3Puts(b.requests) > s3Puts(a.requests) ? b : a));
     const warmMs = (r: ScaleResult) =>
@@ -561,11 +585,14 @@ async function main(): Promise<number> {
       warm_ms_1m: warmMs(largest),
       warm_1m_vs_10k: Math.round((warmMs(largest) / Math.max(warmMs(smallest), 1)) * 100) / 100,
       cold_load_ms_1m: largest.cold.progress.durationMs.load,
+      takeover_after_crash_s: takeovers[0].seconds,
+      takeover_after_crash_s_lease_8s: takeovers[1].seconds,
     };
     console.log(
       `Targets (warm path): DynamoDB requests <= 3: ${figures.ddb_requests_per_batch}; ` +
         `S3 PUTs <= 1 + changed partitions: ${figures.s3_puts_per_batch} <= ${1 + figures.changed_partitions}; ` +
-        `1M vs 10k keys at ${FIXED_CHANGED_KEYS.toLocaleString('en-US')} changed <= 2: ${figures.warm_1m_vs_10k}.`,
+        `1M vs 10k keys at ${FIXED_CHANGED_KEYS.toLocaleString('en-US')} changed <= 2: ${figures.warm_1m_vs_10k}; ` +
+        `takeover after a crash <= 30 s (stretch 10): ${figures.takeover_after_crash_s} s (${figures.takeover_after_crash_s_lease_8s} s with an 8 s lease).`,
     );
     console.log(JSON.stringify(figures));
     return 0;

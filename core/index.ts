@@ -229,6 +229,7 @@ export {
   type InvocationStop,
 } from './streaming/invocation.js';
 export {
+  DEFAULT_LEASE_MS,
   MicroBatchExecution,
   type BatchOutcome,
   type MicroBatchExecutionOptions,

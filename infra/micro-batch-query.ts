@@ -73,6 +73,12 @@ export interface MicroBatchQueryProps {
   readonly timeout?: Duration;
   /** Time kept free before the timeout for the commit and the lease release. @default 5 seconds */
   readonly safetyMargin?: Duration;
+  /**
+   * How long the query's lease lasts. A running batch renews it at every step and during long ones,
+   * so this bounds how long a crashed invocation holds the query; it must outlast the longest
+   * synchronous stretch of a batch (the query's execution over one batch's rows). @default 30 seconds
+   */
+  readonly leaseDuration?: Duration;
   /** @default lambda.Architecture.ARM_64 */
   readonly architecture?: lambda.Architecture;
   /** An existing checkpoint table (string keys `pk`, `sk`; TTL on `expiresAt`). @default a new table */
@@ -257,6 +263,7 @@ export class MicroBatchQuery extends Construct {
       [ENV.triggerInterval]: intervalSetting(settings.trigger.triggerInterval),
       [ENV.scheduleInterval]: intervalSetting(settings.trigger.scheduleInterval),
       [ENV.safetyMarginMs]: String(settings.safetyMargin.toMilliseconds()),
+      [ENV.leaseDurationMs]: String(settings.leaseDuration.toMilliseconds()),
       [ENV.source]: stack.toJsonString(settings.source),
       [ENV.sink]: stack.toJsonString(settings.sink),
       [ENV.detailedMetrics]: String(settings.detailedMetrics),

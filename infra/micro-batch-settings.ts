@@ -21,6 +21,7 @@ export interface MicroBatchSettings {
   readonly trigger: TriggerSchedule;
   readonly timeout: Duration;
   readonly safetyMargin: Duration;
+  readonly leaseDuration: Duration;
   readonly statePrefix: string;
   readonly noBatchTriggers: number;
   /** Whether the function publishes every metric, not only the alarms'. */
@@ -49,11 +50,22 @@ export function resolveSettings(props: MicroBatchQueryProps): MicroBatchSettings
     trigger,
     timeout,
     safetyMargin,
+    leaseDuration: checkLeaseDuration(props.leaseDuration ?? Duration.seconds(30)),
     statePrefix: validateKeyPrefix(props.statePrefix ?? 'sluice', 'statePrefix'),
     noBatchTriggers: checkNoBatchTriggers(props.noBatchTriggers ?? 5, trigger.scheduleInterval),
     detailedMetrics: props.detailedMetrics ?? props.dashboard ?? false,
     maxEventAge: minDuration(trigger.scheduleInterval, MAX_LAMBDA_EVENT_AGE),
   };
+}
+
+/** A lease under a second would lapse between the renewals of a live batch. */
+function checkLeaseDuration(leaseDuration: Duration): Duration {
+  if (leaseDuration.toMilliseconds() < 1000) {
+    throw new InvalidOptionError(
+      `leaseDuration ${leaseDuration.toHumanString()} is too short for a batch to renew it: use at least 1 second (30 seconds by default).`,
+    );
+  }
+  return leaseDuration;
 }
 
 function checkNetwork(props: MicroBatchQueryProps): void {

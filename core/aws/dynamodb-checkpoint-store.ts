@@ -18,7 +18,8 @@
  * Protocol:
  * - lease: one UpdateItem takes the lease when it is free, expired or already ours (the rule of
  *   lease-decision.ts, as its condition), increments the fencing epoch, and returns the head in the
- *   same request; when the lease is held, the failed condition returns the holder.
+ *   same request; when the lease is held, the failed condition returns the holder. A renewal is an
+ *   UpdateItem of the expiry alone, on the condition that owner and epoch are still the holder's.
  * - intent: PutItem with attribute_not_exists; the loser gets the winner's item back with the failed
  *   condition (ReturnValuesOnConditionCheckFailure), so losing costs no second request.
  * - commit: one TransactWriteItems: Put commit#N (attribute_not_exists) + Update head to N, on the
@@ -52,6 +53,7 @@ import {
   type OffsetIntent,
   type PutIntentResult,
   type QueryMetadata,
+  type RenewLeaseResult,
 } from '../checkpoint/checkpoint-store.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import {
@@ -62,7 +64,7 @@ import {
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
 import { commitDecision } from '../checkpoint/commit-decision.js';
-import { leaseDecision } from '../checkpoint/lease-decision.js';
+import { leaseDecision, leaseRenewalDecision } from '../checkpoint/lease-decision.js';
 import { CheckpointError, ExecutionError, SluiceError } from '../errors.js';
 import {
   awsFailure,
@@ -133,16 +135,22 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     };
   }
 
-  async acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+  acquireLease(owner: string, durationMs: number): Promise<LeaseResult> {
+    return this.retryingHeadConflicts('take the lease', () =>
+      this.tryAcquireLease(owner, durationMs),
+    );
+  }
+
+  /** Runs an update of the head, again while a commit transaction on the head is in flight. */
+  private async retryingHeadConflicts<T>(action: string, update: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.tryAcquireLease(owner, durationMs);
+        return await update();
       } catch (e) {
         // A damaged head or a broken invariant is not a failed request: its own message says what to do.
         if (e instanceof SluiceError) throw e;
-        // A commit transaction on the head is in flight: try again shortly.
         if (classifyAwsError(e) !== 'transaction-conflict' || attempt >= MAX_COMMIT_ATTEMPTS)
-          throw this.failure('take the lease', e);
+          throw this.failure(action, e);
         await sleep(20 * 2 ** attempt * Math.random());
       }
     }
@@ -198,6 +206,50 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
       `Internal error: DynamoDB refused the lease of ${this.location} to ${owner}, but the head it returned (${holder ? `held by ${holder.owner} until ${holder.expiresAtMs}` : 'no holder'}) leaves the lease free at ${now}.`,
       { cause },
     );
+  }
+
+  /**
+   * Extends the lease on the condition that the head still records its owner and epoch, so a stale
+   * holder can never renew a lease another invocation took; the epoch is unchanged, so the holder's
+   * commit stays fenced by it. A head refusing the renewal returns its lease, checked against the
+   * rule of lease-decision.ts. A commit transaction in flight on the head is waited out as when
+   * taking the lease.
+   */
+  renewLease(lease: Lease, durationMs: number): Promise<RenewLeaseResult> {
+    return this.retryingHeadConflicts('renew the lease', () =>
+      this.tryRenewLease(lease, durationMs),
+    );
+  }
+
+  private async tryRenewLease(lease: Lease, durationMs: number): Promise<RenewLeaseResult> {
+    const expiresAtMs = this.clock() + durationMs;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.options.tableName,
+          Key: this.key('head'),
+          UpdateExpression: 'SET leaseExpiresAt = :expires',
+          ConditionExpression: 'epoch = :epoch AND leaseOwner = :owner',
+          ExpressionAttributeValues: {
+            ':expires': expiresAtMs,
+            ':epoch': lease.epoch,
+            ':owner': lease.owner,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { kind: 'renewed', lease: { ...lease, expiresAtMs } };
+    } catch (e) {
+      if (classifyAwsError(e) !== 'condition-failed') throw e;
+      const item = conditionFailedItem(e);
+      const head = item ? storedItem(item) : undefined;
+      const recorded = head && { owner: head.leaseOwner, epoch: head.epoch };
+      if (leaseRenewalDecision(recorded, lease) === 'lost') return { kind: 'lost' };
+      throw new ExecutionError(
+        `Internal error: DynamoDB refused to renew the lease of ${this.location} (epoch ${lease.epoch}, ${lease.owner}), yet the head it returned still records that lease.`,
+        { cause: e },
+      );
+    }
   }
 
   /** Gives the lease up (if still ours), so the next invocation need not wait for it to expire. */

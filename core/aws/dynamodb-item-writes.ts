@@ -11,9 +11,9 @@
  *   attempt of the same batch on any shared item. Items are independent and each put is idempotent,
  *   so parallel conditional puts give the same guarantee at one write unit per item.
  * - Batch writes: BatchWriteItem, 25 items a request, retrying unprocessed items with backoff: 25
- *   times fewer requests, but no guard. Safe only where no zombie can exist: when the lease outlives
- *   the invocation (leaseDurationMs above the function's timeout), since a killed invocation writes
- *   nothing.
+ *   times fewer requests, but no guard. Safe only where no zombie can exist: the lease is short and
+ *   renewed, so an invocation that stalls past it (a long pause, renewals failing) may still be
+ *   writing after another took over; use it only for queries whose lease outlasts any such stall.
  *
  * Throttling, transaction conflicts and service failures are retried with exponential backoff and
  * jitter (on top of the SDK's own retries); what still fails becomes a SinkError that says whether

@@ -5,8 +5,9 @@
  * Invariants the engine relies on are the interface's: `put` of attempt-unique keys (S3 gives
  * read-after-write consistency for them), `get` of a missing key is undefined, `list` is complete
  * and sorted. `putIfAbsent` uses S3's conditional write (If-None-Match: *), which real S3 enforces;
- * the engine never depends on it for correctness on S3 (commits are decided in DynamoDB), and the
- * local test server (s3rver) accepts the header without enforcing it.
+ * the checkpoint never depends on it on S3 (commits are decided in DynamoDB), a Delta table's log
+ * does (delta-log.ts). The local test server (s3rver) accepts the header without enforcing it, so
+ * the tests of concurrent writers put a relay in front of it that does.
  *
  * It also lists objects with their size and time after a key (`listObjects`), which the file stream
  * source uses to find new objects without listing the whole prefix.

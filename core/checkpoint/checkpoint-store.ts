@@ -94,6 +94,13 @@ export type LeaseResult =
   | { readonly kind: 'held'; readonly owner: string; readonly expiresAtMs: number };
 
 /**
+ * How renewing a lease ended: `renewed` (same epoch, a later expiry), or `lost` when another
+ * invocation took the lease since (or it was released): the holder must stop without committing.
+ */
+export type RenewLeaseResult =
+  { readonly kind: 'renewed'; readonly lease: Lease } | { readonly kind: 'lost' };
+
+/**
  * How a commit ended: `committed`; `conflict` when batch N is already committed (another attempt
  * won); `lease-lost` when another invocation took the lease since this one took it.
  */
@@ -108,6 +115,12 @@ export interface CheckpointStore {
   createMetadata(metadata: QueryMetadata): Promise<CreateMetadataResult>;
   /** Takes the lease if it is free, expired or already `owner`'s, and returns the head with it. */
   acquireLease(owner: string, durationMs: number): Promise<LeaseResult>;
+  /**
+   * Extends `lease` to `durationMs` from now, keeping its epoch, unless another invocation took it
+   * since (lease-decision.ts). A store that records no holder (the local one, one writer per
+   * checkpoint) has no such method: its lease never lapses.
+   */
+  renewLease?(lease: Lease, durationMs: number): Promise<RenewLeaseResult>;
   /** Gives the lease up if it is still `lease`, so the next invocation need not wait for it to expire. */
   releaseLease(lease: Lease): Promise<void>;
   /** The commit of the highest committed batch, or undefined before the first. */

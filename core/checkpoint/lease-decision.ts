@@ -11,6 +11,13 @@
  * DynamoDB on the head item atomically, and checks the head it gets back from a failed condition
  * against this function. The local store records no holder (one writer per checkpoint), so by this
  * rule its lease is always free.
+ *
+ * The lease is short (30 s by default) so that a crashed holder frees the query soon; a live holder
+ * keeps it by renewing. Renewing extends the expiry and keeps the epoch, and only the holder of that
+ * epoch may renew: once another owner took the lease (a new epoch), the old holder's renewal is
+ * refused and it learns that it lost the lease, and its commit, fenced by the epoch, would be refused
+ * too. A holder renews once a third of its lease has passed, so a renewal that fails (throttling, a
+ * lost connection) has two more thirds to be retried before the lease lapses.
  */
 
 /** Who holds a query's lease, as the head records it. */
@@ -34,4 +41,27 @@ export function leaseDecision(
   if (holder === undefined || holder.expiresAtMs < nowMs || holder.owner === owner)
     return { kind: 'acquired' };
   return { kind: 'held', owner: holder.owner, expiresAtMs: holder.expiresAtMs };
+}
+
+/** What the head records of the lease a renewal is for: its owner and fencing epoch. */
+export interface RecordedLease {
+  readonly owner: string | undefined;
+  readonly epoch: number | undefined;
+}
+
+/**
+ * Whether the holder of `lease` (its owner and epoch) may renew it, given what the head records:
+ * `renewed` while both are unchanged (even past its expiry: nobody took it, so nobody else may have
+ * committed since), `lost` once another owner took it or it was released.
+ */
+export function leaseRenewalDecision(
+  recorded: RecordedLease | undefined,
+  lease: { readonly owner: string; readonly epoch: number },
+): 'renewed' | 'lost' {
+  return recorded?.owner === lease.owner && recorded.epoch === lease.epoch ? 'renewed' : 'lost';
+}
+
+/** Whether a holder whose lease of `durationMs` expires at `expiresAtMs` should renew it at `nowMs`. */
+export function leaseRenewalDue(expiresAtMs: number, durationMs: number, nowMs: number): boolean {
+  return nowMs >= expiresAtMs - (durationMs * 2) / 3;
 }

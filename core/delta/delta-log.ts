@@ -126,9 +126,27 @@ export class DeltaLog {
   /**
    * Writes `actions` as `version` if no other writer has: `created` means the commit is the table's
    * version `version`; `exists` means another writer took that version first.
+   *
+   * The outcome is confirmed by reading the version back, since the conditional write alone can
+   * mislead: when the answer to a create that succeeded is lost (a dropped connection), the SDK
+   * sends it again and gets 412, so `exists` may be this writer's own commit, which it must not
+   * write again as the next version; and a store that ignores If-None-Match answers `created` to
+   * every writer while the last one's commit replaces the others', which is refused here as a
+   * DeltaTableError rather than reported as a success that is lost. (A commit's bytes name data
+   * files no other writer uses, so equal bytes are this writer's.)
    */
-  commit(version: number, actions: readonly DeltaAction[]): Promise<CreateResult> {
-    return this.store.putIfAbsent(commitKey(version), encodeCommit(actions));
+  async commit(version: number, actions: readonly DeltaAction[]): Promise<CreateResult> {
+    const key = commitKey(version);
+    const bytes = encodeCommit(actions);
+    const result = await this.store.putIfAbsent(key, bytes);
+    const stored = await this.store.get(key);
+    const ours = stored !== undefined && Buffer.from(stored).equals(Buffer.from(bytes));
+    if (ours) return 'created';
+    if (result === 'exists') return 'exists';
+    throw new DeltaTableError(
+      `Delta table ${this.table}: version ${version} was created by this writer, yet it holds another writer's commit: ${this.store.location} does not enforce conditional writes (If-None-Match), so concurrent writers overwrite each other's versions. ` +
+        'Write to this table from one writer at a time, or use a store that enforces If-None-Match (Amazon S3 does).',
+    );
   }
 
   /** Steps 1 to 4 of the module doc, for the latest version or `upTo`. */

@@ -3,9 +3,11 @@
  * following the commit protocol of docs/architecture.md section 3. One call of `runNextBatch` is
  * one attempt of batch N = last committed + 1:
  *
- *   1. lease    read the head: the last committed batch, its state manifest and the next watermark.
- *               (The local backend has one writer per checkpoint; the commit's create-if-absent
- *               still detects a second one.)
+ *   1. lease    take the short lease and read the head: the last committed batch, its state
+ *               manifest and the next watermark. The lease is renewed, with its epoch, at each
+ *               later step and during long ones (lease-keeper.ts); an attempt that lost it stops
+ *               at its next step as `lease-lost`. (The local backend has one writer per checkpoint;
+ *               the commit's create-if-absent still detects a second one.)
  *   2. plan     ask the sources for their latest offsets; next-batch.ts decides whether to plan a
  *               batch, a no-data batch or none, and the intent is written (create-if-absent). When
  *               a crashed attempt wrote one first, the losing write returns it and it is reused.
@@ -69,14 +71,21 @@ import {
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { BatchPlans } from './batch-plans.js';
+import { LeaseKeeper } from './lease-keeper.js';
 import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
 
-/** How long an invocation holds the lease unless told otherwise. */
-export const DEFAULT_LEASE_MS = 5 * 60_000;
+/**
+ * How long a lease lasts unless told otherwise: short, so that a crashed attempt holds the query for
+ * at most this long; a live attempt renews it (lease-keeper.ts).
+ */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** Raised at a protocol step once the lease keeper learns that another invocation took the lease. */
+class LeaseLost extends Error {}
 
 /**
  * How one attempt at the next batch ended: `committed`; `idle` (nothing to do); `lease-held`
@@ -107,7 +116,10 @@ export interface MicroBatchExecutionOptions extends CheckpointBackend {
   readonly afterStep?: (step: BatchStep, batchId: number) => void;
   /** Committed versions whose state stays loadable; older state files are garbage. @default 100 */
   readonly minBatchesToRetain?: number;
-  /** How long each attempt holds the query's lease. @default 5 minutes */
+  /**
+   * How long the query's lease lasts; each attempt renews it while it runs, so it must only outlast
+   * the longest synchronous stretch of a batch (the plan's execution). @default 30 seconds
+   */
   readonly leaseDurationMs?: number;
   /** Processing time source (ms since epoch). */
   readonly clock?: () => number;
@@ -247,8 +259,11 @@ export class MicroBatchExecution {
       triggerExecution: 0,
     };
     const started = this.clock();
+    const leaseDurationMs = this.options.leaseDurationMs ?? DEFAULT_LEASE_MS;
     let batchId = -1;
+    let keeper: LeaseKeeper | undefined;
     const step = async <T>(name: BatchStep, work: () => Promise<T>): Promise<T> => {
+      if (keeper && !(await keeper.stillHeld())) throw new LeaseLost();
       const t0 = performance.now();
       const result = await work();
       durations[name] = Math.round(performance.now() - t0);
@@ -257,18 +272,21 @@ export class MicroBatchExecution {
     };
     try {
       const leased = await step('lease', async () => {
-        const result = await this.options.checkpoint.acquireLease(
-          this.runId,
-          this.options.leaseDurationMs ?? DEFAULT_LEASE_MS,
-        );
+        const result = await this.options.checkpoint.acquireLease(this.runId, leaseDurationMs);
         if (result.kind === 'acquired') {
           this.lease = result.lease;
+          keeper = new LeaseKeeper(
+            this.options.checkpoint,
+            result.lease,
+            leaseDurationMs,
+            this.clock,
+          );
           batchId = result.head ? result.head.batchId + 1 : 0;
         }
         return result;
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
-      const { lease, head } = leased;
+      const { head } = leased;
       const intent = await step('plan', () => this.planBatch(head, readAllAvailable));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
@@ -295,7 +313,9 @@ export class MicroBatchExecution {
         persisted,
         result.operatorTimers,
       );
-      const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
+      const committed = await step('commit', () =>
+        this.commitBatch(commit, intent, keeper!.current),
+      );
       if (committed !== 'committed') {
         this.cache = undefined;
         return { kind: committed, batchId };
@@ -320,7 +340,10 @@ export class MicroBatchExecution {
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
+      if (e instanceof LeaseLost) return { kind: 'lease-lost', batchId };
       throw e;
+    } finally {
+      keeper?.stop();
     }
   }
 

@@ -17,6 +17,7 @@ export const ENV = {
   triggerInterval: 'SLUICE_TRIGGER_INTERVAL',
   scheduleInterval: 'SLUICE_SCHEDULE_INTERVAL',
   safetyMarginMs: 'SLUICE_SAFETY_MARGIN_MS',
+  leaseDurationMs: 'SLUICE_LEASE_MS',
   source: 'SLUICE_SOURCE',
   sink: 'SLUICE_SINK',
   s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
@@ -155,6 +156,8 @@ export interface MicroBatchConfig {
   readonly scheduleIntervalMs: number;
   /** Time kept free before the Lambda timeout for the commit and the lease release. */
   readonly safetyMarginMs: number;
+  /** How long the query's lease lasts; a running batch renews it. */
+  readonly leaseDurationMs: number;
   readonly source: SourceConfig;
   readonly sink: SinkConfig;
   /** Path-style S3 addressing, for S3-compatible endpoints (AWS_ENDPOINT_URL_S3). */
@@ -191,6 +194,7 @@ export function readConfiguration(
     scheduleIntervalMs,
     triggerIntervalMs,
     safetyMarginMs: integerSetting(env, ENV.safetyMarginMs, 5_000),
+    leaseDurationMs: leaseSetting(env),
     source: jsonSetting(env, ENV.source, sourceConfigSchema),
     sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
     s3ForcePathStyle: booleanSetting(env, ENV.s3ForcePathStyle, false),
@@ -236,6 +240,17 @@ function durationSetting(
       { cause: error },
     );
   }
+}
+
+/** The lease's duration: under a second it would lapse between the renewals of a live batch. */
+function leaseSetting(env: Readonly<Record<string, string | undefined>>): number {
+  const ms = integerSetting(env, ENV.leaseDurationMs, 30_000);
+  if (ms < 1000) {
+    throw new InvalidOptionError(
+      `${ENV.leaseDurationMs}='${ms}' is too short for a batch to renew the lease: use at least 1000 (ms; 30000 by default).`,
+    );
+  }
+  return ms;
 }
 
 function integerSetting(

@@ -14,9 +14,10 @@
  * a batch that fails leaves the execution usable, since the engine drops the state that attempt
  * touched and the next attempt re-runs the batch from its intent.
  *
- * The query's lease lasts as long as the function's timeout (the time the container's first
- * invocation had): it cannot lapse while the invocation that holds it may still run, and the lease
- * of an invocation killed at its timeout expires soon after, so the next one takes over.
+ * The query's lease is short (SLUICE_LEASE_MS, 30 s by default) and renewed by the running batch at
+ * every protocol step and during long ones, so an invocation that crashed (out of memory, a killed
+ * container) holds the query for at most that long, not for the function's timeout; the fencing
+ * epoch still refuses the commit of an invocation that lost it.
  */
 import {
   type CheckedStreamingQuery,
@@ -44,6 +45,7 @@ import { sinkWriterOptions } from './sink-writer-options.js';
 /** One container's query. */
 export class QueryRuntime {
   private readonly query: CheckedStreamingQuery;
+  private readonly leaseDurationMs: number;
   private execution: Promise<MicroBatchExecution> | undefined;
 
   constructor(config: MicroBatchConfig, queryModule: QueryModule, clients: AwsClients) {
@@ -51,6 +53,7 @@ export class QueryRuntime {
       objectStores: { s3: s3ObjectStores({ client: clients.s3 }) },
       dynamoDbSinks: dynamoDbSinks({ client: clients.dynamodb }),
     });
+    this.leaseDurationMs = config.leaseDurationMs;
     const input = fromSetting(ENV.source, () => sourceFrame(session, config.source, clients));
     const df = queryModule.query(input, session);
     const backend = awsCheckpointBackend({
@@ -75,14 +78,16 @@ export class QueryRuntime {
 
   /** Runs one invocation's batches within `budget`. */
   async runInvocation(budget: InvocationBudget): Promise<InvocationResult> {
-    return runInvocation(await this.startedExecution(budget.remainingMs()), budget);
+    return runInvocation(await this.startedExecution(), budget);
   }
 
-  private startedExecution(leaseDurationMs: number): Promise<MicroBatchExecution> {
-    this.execution ??= this.query.start({ leaseDurationMs }).catch((error: unknown) => {
-      this.execution = undefined;
-      throw error;
-    });
+  private startedExecution(): Promise<MicroBatchExecution> {
+    this.execution ??= this.query
+      .start({ leaseDurationMs: this.leaseDurationMs })
+      .catch((error: unknown) => {
+        this.execution = undefined;
+        throw error;
+      });
     return this.execution;
   }
 }

@@ -11,6 +11,7 @@ import {
   MemorySink,
   type MemoryStream,
   type RowObject,
+  type Sink,
   SluiceSession,
   window,
 } from '../../core/index.js';
@@ -18,7 +19,7 @@ import { runInvocation } from '../../core/streaming/invocation.js';
 import { MicroBatchExecution } from '../../core/streaming/micro-batch-execution.js';
 import { at, clickSchema } from '../support/events.js';
 import { uniqueName } from '../support/unique-name.js';
-import { awsBackend } from './aws-backend.js';
+import { awsBackend, stalledAwsBackend } from './aws-backend.js';
 
 const STEPS: BatchStep[] = ['lease', 'plan', 'load', 'run', 'persist', 'sink', 'commit'];
 
@@ -61,14 +62,19 @@ function canonical(rows: RowObject[]): string[] {
 async function invocation(
   queryId: string,
   df: DataFrame,
-  sink: MemorySink,
-  options: {
+  sink: Sink,
+  {
+    stalled = false,
+    ...options
+  }: {
     afterStep?: (step: BatchStep, batchId: number) => void;
     leaseDurationMs?: number;
+    /** Its lease renewals never get through (stalledAwsBackend). */
+    stalled?: boolean;
   } = {},
 ) {
   return MicroBatchExecution.start({
-    ...(await awsBackend(queryId)),
+    ...(await (stalled ? stalledAwsBackend : awsBackend)(queryId)),
     plan: df.plan,
     outputMode: 'append',
     sink,
@@ -76,6 +82,23 @@ async function invocation(
     snapshotInterval: 3,
     ...options,
   });
+}
+
+/** A sink that holds each batch at its start until `resume` is called, then writes it to `sink`. */
+function pausedSink(sink: MemorySink) {
+  let reachedSink: () => void = () => {};
+  const reached = new Promise<void>((r) => (reachedSink = r));
+  let resume: () => void = () => {};
+  const resumed = new Promise<void>((r) => (resume = r));
+  const paused: Sink = {
+    description: 'paused',
+    addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+      reachedSink();
+      await resumed;
+      await sink.addBatch(...args);
+    },
+  };
+  return { sink: paused, reached, resume };
 }
 
 const budget = () => ({ remainingMs: () => 60_000, safetyMarginMs: 100 });
@@ -220,40 +243,24 @@ describe('the commit protocol on DynamoDB and S3', () => {
     );
   });
 
-  it('does not let a slow invocation commit after its lease expired and another took over', async () => {
+  it('stops an invocation whose renewals did not get through once another took over its expired lease', async () => {
     const queryId = uniqueName('slow');
     const session = new SluiceSession();
     const input = session.memoryStream(clickSchema);
     const df = windowedCounts(session, input);
     const sink = new MemorySink(df.schema);
     input.addData(eventChunks(1)[0]);
-    let release: () => void = () => {};
-    const paused = new Promise<void>((r) => (release = r));
-    let reachedSink: () => void = () => {};
-    const atSink = new Promise<void>((r) => (reachedSink = r));
-    const slowSink = {
-      description: 'slow',
-      addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
-        reachedSink();
-        await paused;
-        await sink.addBatch(...args);
-      },
-    };
-    const slow = await MicroBatchExecution.start({
-      ...(await awsBackend(queryId)),
-      plan: df.plan,
-      outputMode: 'append',
-      sink: slowSink,
-      numStatePartitions: 4,
-      snapshotInterval: 3,
+    const paused = pausedSink(sink);
+    const slow = await invocation(queryId, df, paused.sink, {
       leaseDurationMs: 100,
+      stalled: true,
     });
     const slowRun = slow.runNextBatch();
-    await atSink;
+    await paused.reached;
     await new Promise((r) => setTimeout(r, 150)); // the slow invocation's lease expires
     const fast = await runInvocation(await invocation(queryId, df, sink), budget());
     expect(fast.batches[0].batchId).toBe(0);
-    release();
+    paused.resume();
     // batch 0 is already committed by the invocation that took over, so the slow one is refused
     expect(await slowRun).toEqual({ kind: 'conflict', batchId: 0 });
   });
@@ -266,34 +273,90 @@ describe('the commit protocol on DynamoDB and S3', () => {
     const sink = new MemorySink(df.schema);
     input.addData(eventChunks(1)[0]);
     const { checkpoint } = await awsBackend(queryId);
-    let tookOver: () => void = () => {};
-    const takeover = new Promise<void>((r) => (tookOver = r));
-    let reachedSink: () => void = () => {};
-    const atSink = new Promise<void>((r) => (reachedSink = r));
-    const slow = await MicroBatchExecution.start({
-      ...(await awsBackend(queryId)),
-      plan: df.plan,
-      outputMode: 'append',
-      sink: {
-        description: 'waits for a takeover',
-        addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
-          reachedSink();
-          await takeover;
-          await sink.addBatch(...args);
-        },
-      },
-      numStatePartitions: 4,
-      snapshotInterval: 3,
+    const paused = pausedSink(sink);
+    const slow = await invocation(queryId, df, paused.sink, {
       leaseDurationMs: 50,
+      stalled: true,
     });
     const run = slow.runNextBatch();
-    await atSink;
+    await paused.reached;
     await new Promise((r) => setTimeout(r, 80)); // the slow invocation's lease expires
     expect((await checkpoint.acquireLease('other', 60_000)).kind).toBe('acquired');
-    tookOver();
+    paused.resume();
     expect(await run).toEqual({ kind: 'lease-lost', batchId: 0 });
     expect(await checkpoint.getCommit(0)).toBeUndefined();
     expect(await checkpoint.latestCommit()).toBeUndefined();
+  });
+
+  it('keeps its short lease through a sink write three times as long: no other invocation runs the query meanwhile', async () => {
+    const queryId = uniqueName('renewed');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    const slowSink: Sink = {
+      description: 'slow',
+      addBatch: async (...args: Parameters<MemorySink['addBatch']>) => {
+        await new Promise((r) => setTimeout(r, 600));
+        await sink.addBatch(...args);
+      },
+    };
+    const rival = await invocation(queryId, df, sink, { leaseDurationMs: 200 });
+    const holder = await invocation(queryId, df, slowSink, { leaseDurationMs: 200 });
+    const slowRun = holder.runNextBatch();
+    for (const wait of [250, 250]) {
+      await new Promise((r) => setTimeout(r, wait)); // past the lease as first taken
+      expect((await rival.runNextBatch()).kind).toBe('lease-held');
+    }
+    expect((await slowRun).kind).toBe('committed');
+    expect(sink.latestBatchId).toBe(0);
+  });
+
+  it('frees the query of a crashed invocation once its short lease expires: the next waits, then takes over', async () => {
+    const queryId = uniqueName('takeover');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    const chunks = eventChunks(2);
+    input.addData(chunks[0]);
+    const crashing = await invocation(queryId, df, sink, {
+      leaseDurationMs: 300,
+      afterStep: (step) => {
+        if (step === 'persist') throw new Error('killed after persist');
+      },
+    });
+    await expect(crashing.runNextBatch()).rejects.toThrow('killed after persist');
+    const next = await invocation(queryId, df, sink);
+    expect((await next.runNextBatch()).kind).toBe('lease-held');
+    await new Promise((r) => setTimeout(r, 350));
+    const taken = await next.runNextBatch();
+    expect(taken.kind === 'committed' && taken.progress.batchId).toBe(0);
+    input.addData([...chunks[1], FLUSH]);
+    await runInvocation(next, budget());
+    expect(canonical(sink.rows())).toEqual(await batchResult(chunks.flat()));
+  });
+
+  it('stops before its commit an invocation whose renewal finds that another took the lease', async () => {
+    const queryId = uniqueName('renewal-lost');
+    const session = new SluiceSession();
+    const input = session.memoryStream(clickSchema);
+    const df = windowedCounts(session, input);
+    const sink = new MemorySink(df.schema);
+    input.addData(eventChunks(1)[0]);
+    const { checkpoint } = await awsBackend(queryId);
+    const paused = pausedSink(sink);
+    const holder = await invocation(queryId, df, paused.sink, { leaseDurationMs: 300 });
+    const run = holder.runNextBatch();
+    await paused.reached;
+    // a rival whose clock runs ahead by more than the lease sees it expired and takes it
+    const ahead = await awsBackend(queryId, () => Date.now() + 120_000);
+    expect((await ahead.checkpoint.acquireLease('rival', 60_000)).kind).toBe('acquired');
+    await new Promise((r) => setTimeout(r, 150)); // the holder's next renewal is refused
+    paused.resume();
+    expect(await run).toEqual({ kind: 'lease-lost', batchId: 0 });
+    expect(await checkpoint.getCommit(0)).toBeUndefined();
   });
 
   it('refuses a state manifest on S3 whose file list had a digit edited, naming the manifest', async () => {

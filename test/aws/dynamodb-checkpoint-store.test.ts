@@ -255,6 +255,53 @@ describe('DynamoDbCheckpointStore losing races', () => {
   });
 });
 
+describe('DynamoDbCheckpointStore lease renewal', () => {
+  async function acquired(store: DynamoDbCheckpointStore, owner: string, durationMs: number) {
+    const result = await store.acquireLease(owner, durationMs);
+    if (result.kind !== 'acquired') throw new Error(`${owner} did not get the lease`);
+    return result.lease;
+  }
+
+  it('extends a live lease, keeping its epoch, so its holder still commits', async () => {
+    const { store, get } = await fresh();
+    await store.putIntent(intent(0));
+    const lease = await acquired(store, 'holder', 200);
+    await new Promise((r) => setTimeout(r, 100));
+    const renewed = await store.renewLease(lease, 60_000);
+    expect(renewed).toEqual({
+      kind: 'renewed',
+      lease: { ...lease, expiresAtMs: expect.any(Number) as number },
+    });
+    if (renewed.kind !== 'renewed') return;
+    expect(renewed.lease.expiresAtMs).toBeGreaterThan(lease.expiresAtMs + 50_000);
+    expect((await get('head'))!.leaseExpiresAt).toBe(renewed.lease.expiresAtMs);
+    await new Promise((r) => setTimeout(r, 150)); // past the first expiry: the renewal holds
+    expect((await store.acquireLease('rival', 60_000)).kind).toBe('held');
+    expect(await store.commit(commit(0), renewed.lease)).toBe('committed');
+  });
+
+  it("takes a crashed holder's lease once it expired, and refuses the stale holder's renewal and commit", async () => {
+    const { store, get } = await fresh();
+    await store.putIntent(intent(0));
+    const crashed = await acquired(store, 'crashed', 100);
+    expect((await store.acquireLease('next', 60_000)).kind).toBe('held');
+    await new Promise((r) => setTimeout(r, 150));
+    const taken = await acquired(store, 'next', 60_000);
+    expect(taken.epoch).toBe(crashed.epoch + 1);
+    expect(await store.renewLease(crashed, 60_000)).toEqual({ kind: 'lost' });
+    expect(await store.commit(commit(0), crashed)).toBe('lease-lost');
+    expect((await get('head'))!.leaseOwner).toBe('next');
+    expect(await store.commit(commit(0), taken)).toBe('committed');
+  });
+
+  it('refuses to renew a lease that was released', async () => {
+    const { store } = await fresh();
+    const lease = await acquired(store, 'holder', 60_000);
+    await store.releaseLease(lease);
+    expect(await store.renewLease(lease, 60_000)).toEqual({ kind: 'lost' });
+  });
+});
+
 describe('DynamoDbCheckpointStore offset log TTL', () => {
   it("gives an intent its TTL once the next batch commits, and keeps the head's intent", async () => {
     const { store, get } = await fresh();

@@ -39,7 +39,7 @@ import {
   startStream,
   windowCounts,
 } from '../delta/window-counts.js';
-import { awsBackend } from './aws-backend.js';
+import { awsBackend, stalledAwsBackend } from './aws-backend.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -211,7 +211,8 @@ describe('DynamoDbSink writing windowed counts', () => {
         await target.addBatch(...args);
       },
     };
-    const zombie = await lambdaInvocation(queryId, df, slowSink);
+    // its renewals do not get through, so its lease lapses while it still runs
+    const zombie = await lambdaInvocation(queryId, df, slowSink, undefined, stalledAwsBackend);
     const zombieRun = zombie.runNextBatch();
     await atSink;
     await new Promise((r) => setTimeout(r, 150)); // its lease expires
@@ -237,9 +238,10 @@ async function lambdaInvocation(
   df: DataFrame,
   target: Sink,
   afterStep?: (step: BatchStep) => void,
+  backend = awsBackend,
 ): Promise<MicroBatchExecution> {
   return MicroBatchExecution.start({
-    ...(await awsBackend(queryId)),
+    ...(await backend(queryId)),
     plan: df.plan,
     outputMode: 'update',
     sink: target,

@@ -208,6 +208,7 @@ describe('MicroBatchQuery function configuration', () => {
       [ENV.triggerInterval]: '60 seconds',
       [ENV.scheduleInterval]: '60 seconds',
       [ENV.safetyMarginMs]: '5000',
+      [ENV.leaseDurationMs]: '30000',
       NODE_OPTIONS: '--enable-source-maps',
     });
   });

@@ -36,8 +36,9 @@ const iamSource: QuerySource = {
 };
 
 describe('resolveSettings defaults', () => {
-  it('triggers every minute with a two-minute timeout and a five-second margin', () => {
+  it('triggers every minute with a two-minute timeout, a five-second margin and a 30-second lease', () => {
     const settings = resolveSettings(base);
+    expect(settings.leaseDuration.toSeconds()).toBe(30);
     expect(settings.trigger.scheduleInterval.toSeconds()).toBe(60);
     expect(settings.timeout.toSeconds()).toBe(120);
     expect(settings.safetyMargin.toSeconds()).toBe(5);
@@ -130,6 +131,12 @@ describe('resolveSettings refuses', () => {
     expect(
       failure({ timeout: Duration.seconds(5), safetyMargin: Duration.seconds(5) }).message,
     ).toMatch(/safetyMargin/);
+  });
+
+  it('a lease too short for a batch to renew it', () => {
+    expect(failure({ leaseDuration: Duration.millis(500) }).message).toMatch(
+      /leaseDuration 500 millis is too short.*at least 1 second/,
+    );
   });
 
   it("a state prefix with a '/' at either end, an empty segment or a '.' or '..' segment", () => {

@@ -5,8 +5,13 @@
  * service for credentials or region and all traffic goes to 127.0.0.1; the global setup also points
  * the SDK's shared config files away from ~/.aws.
  */
-import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 
 const REGION = 'us-east-1';
 
@@ -19,19 +24,26 @@ const MAX_ATTEMPTS = 2;
 /** Fail fast instead of hanging until the test's timeout when a local service is gone. */
 const REQUEST_HANDLER = { connectionTimeout: 2_000, requestTimeout: 15_000 };
 
-/** A DynamoDB client for DynamoDB Local at `endpoint` (any alphanumeric credentials work there). */
-export function localDynamoClient(endpoint: string): DynamoDBClient {
+/**
+ * A DynamoDB client for DynamoDB Local at `endpoint` (any alphanumeric credentials work there);
+ * `overrides` change its retries or timeouts.
+ */
+export function localDynamoClient(
+  endpoint: string,
+  overrides: DynamoDBClientConfig = {},
+): DynamoDBClient {
   return new DynamoDBClient({
     region: REGION,
     endpoint,
     credentials: { accessKeyId: 'sluicetest', secretAccessKey: 'sluicetest' },
     maxAttempts: MAX_ATTEMPTS,
     requestHandler: REQUEST_HANDLER,
+    ...overrides,
   });
 }
 
-/** An S3 client for s3rver at `endpoint`. */
-export function localS3Client(endpoint: string): S3Client {
+/** An S3 client for s3rver at `endpoint`; `overrides` change its retries or timeouts. */
+export function localS3Client(endpoint: string, overrides: S3ClientConfig = {}): S3Client {
   return new S3Client({
     region: REGION,
     endpoint,
@@ -45,6 +57,7 @@ export function localS3Client(endpoint: string): S3Client {
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: MAX_ATTEMPTS,
     requestHandler: REQUEST_HANDLER,
+    ...overrides,
   });
 }
 

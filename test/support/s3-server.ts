@@ -2,7 +2,7 @@
  * s3rver, an S3-compatible server, in the test runner's process on a free loopback port.
  *
  * What it does not do like S3 (tests must not depend on these): it accepts PutObject's
- * If-None-Match: * without enforcing it; it stores request bodies as sent, so the SDK's aws-chunked
+ * If-None-Match: * without enforcing it (http-relay.ts enforces it in front of s3rver); it stores request bodies as sent, so the SDK's aws-chunked
  * encoding of streamed uploads must be off (see local-aws-clients.ts); objects are written in place,
  * not atomically, so a reader racing a writer of the same key could see a partial object (the
  * engine's keys are write-once and read only after their write completed).

@@ -77,6 +77,8 @@ beforeAll(async () => {
     SLUICE_TRIGGER_INTERVAL: '500 milliseconds',
     SLUICE_SCHEDULE_INTERVAL: '2 seconds',
     SLUICE_SAFETY_MARGIN_MS: '1000',
+    // short, so that the lease of the invocation killed in round 3 soon expires
+    SLUICE_LEASE_MS: '3000',
     ...localLambdaEnvironment({ dynamoDb: inject('dynamoDbEndpoint'), s3: inject('s3Endpoint') }),
   };
 });
@@ -110,7 +112,7 @@ async function invoke(container: LambdaContainer, remainingMs = TIMEOUT_MS) {
 
 /**
  * Invokes `container` until an invocation gets the query: the lease of an invocation killed at its
- * timeout is held until it expires, shortly after the kill.
+ * timeout is held until it expires, at most SLUICE_LEASE_MS after the kill.
  */
 async function invokeWhenFree(container: LambdaContainer): Promise<MicroBatchResult> {
   for (let attempt = 0; attempt < 20; attempt++) {
