@@ -33,7 +33,6 @@ import {
   type CommitRecord,
   type OffsetIntent,
   type QueryMetadata,
-  stateVersionOf,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
@@ -64,6 +63,8 @@ import { type StateStoreId, stateStoreId } from '../state/state-store-id.js';
 import {
   type StateManifest,
   StateRepository,
+  type StateVersionRef,
+  stateVersionRefOf,
   type StoresByEntry,
 } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
@@ -111,10 +112,19 @@ export interface MicroBatchExecutionOptions extends CheckpointBackend {
   readonly leaseDurationMs?: number;
   /** Processing time source (ms since epoch). */
   readonly clock?: () => number;
+  /**
+   * The most bytes of state changes (compressed) a commit carries instead of state files
+   * (core/state/inline-state.ts); 0 writes every version as files. @default 32 KiB
+   */
+  readonly inlineStateMaxBytes?: number;
 }
 
+/** Far below DynamoDB's 400 KB item and 4 MB transaction limits, even with the head's copy. */
+export const DEFAULT_INLINE_STATE_MAX_BYTES = 32 * 1024;
+
 interface CachedState {
-  readonly manifestKey: string | null;
+  /** The committed version the stores hold (null: the empty state before any). */
+  readonly version: StateVersionRef | null;
   readonly manifest: StateManifest;
   readonly stores: StoresByEntry;
 }
@@ -169,6 +179,7 @@ export class MicroBatchExecution {
       options.numStatePartitions,
       options.snapshotInterval,
       schemas,
+      options.inlineStateMaxBytes ?? DEFAULT_INLINE_STATE_MAX_BYTES,
     );
   }
 
@@ -301,11 +312,7 @@ export class MicroBatchExecution {
         return { kind: committed, batchId };
       }
       this.cache = state
-        ? {
-            manifestKey: persisted.manifestKey,
-            manifest: persisted.manifest!,
-            stores: state.stores,
-          }
+        ? { version: persisted.version, manifest: persisted.manifest!, stores: state.stores }
         : undefined;
       this.lastCommittedIntent = intent;
       durations.triggerExecution = this.clock() - started;
@@ -403,12 +410,11 @@ export class MicroBatchExecution {
     head: CommitRecord | undefined,
   ): Promise<{ state: CachedState | undefined; warm: boolean }> {
     if (this.storeIds.length === 0) return { state: undefined, warm: false };
-    const manifestKey = head?.stateManifest ?? null;
-    if (this.cache && this.cache.manifestKey === manifestKey)
+    const version = head ? stateVersionRefOf(head) : null;
+    if (this.cache && sameVersion(this.cache.version, version))
       return { state: this.cache, warm: true };
-    const version = head ? stateVersionOf(head) : undefined;
-    const loaded = await this.repository.load(manifestKey, this.storeIds, version);
-    return { state: { manifestKey, ...loaded }, warm: false };
+    const loaded = await this.repository.load(version, this.storeIds);
+    return { state: { version, ...loaded }, warm: false };
   }
 
   /**
@@ -502,9 +508,9 @@ export class MicroBatchExecution {
   private async persistState(batchId: number, state: CachedState | undefined) {
     if (!state || !this.repository.hasChanges(state.stores)) {
       return {
-        manifestKey: state?.manifestKey ?? null,
+        version: state?.version ?? null,
         manifest: state?.manifest,
-        stateVersion: state?.manifestKey ? state.manifest.batchId : undefined,
+        stateVersion: state?.version ? state.manifest.batchId : undefined,
         bytes: 0,
       };
     }
@@ -515,7 +521,7 @@ export class MicroBatchExecution {
       state.stores,
     );
     return {
-      manifestKey: result.manifestKey,
+      version: result.version,
       manifest: result.manifest,
       stateVersion: undefined,
       bytes: result.bytesWritten,
@@ -530,15 +536,17 @@ export class MicroBatchExecution {
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
-    state: { readonly manifestKey: string | null; readonly stateVersion: number | undefined },
+    state: { readonly version: StateVersionRef | null; readonly stateVersion: number | undefined },
     operatorTimers: Record<string, NextTimer>,
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
+    const inlineState = state.version?.inlineState;
     return {
       ...(Object.keys(operatorTimers).length > 0 ? { operatorTimers } : {}),
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
-      stateManifest: state.manifestKey,
+      stateManifest: state.version?.manifestKey ?? null,
+      ...(inlineState === undefined ? {} : { inlineState }),
       ...(state.stateVersion === undefined ? {} : { stateVersion: state.stateVersion }),
       eventTimeMax,
       nextWatermarkMicros: nextWatermark(
@@ -662,6 +670,18 @@ export class MicroBatchExecution {
     await this.releaseLease();
     await Promise.all([...this.sources.map((s) => s.stop?.()), this.options.sink.close?.()]);
   }
+}
+
+/**
+ * Whether two references name the same committed version. A manifest object's key is unique to the
+ * attempt that wrote it; a version the commit carries is the one commit of its batch, so its batch
+ * and its text identify it.
+ */
+function sameVersion(a: StateVersionRef | null, b: StateVersionRef | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.manifestKey === b.manifestKey && a.batchId === b.batchId && a.inlineState === b.inlineState
+  );
 }
 
 /** Each stateful operator's next timer (by id) as the batch leaves its stores, for the commit. */

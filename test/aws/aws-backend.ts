@@ -18,7 +18,7 @@ let resources: Promise<{ table: string; bucket: string }> | undefined;
 /** The DynamoDB + S3 backend of query `queryId`; every call builds new clients (a cold container). */
 export async function awsBackend(
   queryId: string,
-): Promise<CheckpointBackend & { stateObjects: S3ObjectStore }> {
+): Promise<CheckpointBackend & { stateObjects: S3ObjectStore; tableName: string }> {
   resources ??= Promise.all([
     createCheckpointTable(uniqueName('checkpoints')),
     createBucket(uniqueName('state')),
@@ -35,5 +35,5 @@ export async function awsBackend(
     queryId,
     largeRecords: stateObjects,
   });
-  return { checkpoint, stateObjects };
+  return { checkpoint, stateObjects, tableName: table };
 }

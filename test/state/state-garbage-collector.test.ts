@@ -9,7 +9,7 @@ import {
   SluiceSession,
 } from '../../core/index.js';
 import { collectStateGarbage } from '../../core/state/state-garbage-collector.js';
-import { StateRepository } from '../../core/state/state-repository.js';
+import { StateRepository, stateVersionRefOf } from '../../core/state/state-repository.js';
 import { stateStoreId } from '../../core/state/state-store-id.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -34,6 +34,7 @@ async function runBatches(
       .option('checkpointLocation', checkpoint)
       .option('numStatePartitions', 2)
       .option('snapshotInterval', 3)
+      .option('inlineStateMaxBytes', 0)
       .afterStep((step, batchId) => {
         if (crashAfter && step === crashAfter.step && batchId === crashAfter.batchId) {
           crashAfter = undefined;
@@ -73,7 +74,7 @@ describe('state garbage collection', () => {
     const head = (await checkpointStore.latestCommit())!;
     for (const batchId of [head.batchId - 2, head.batchId - 1, head.batchId]) {
       const commit = (await checkpointStore.getCommit(batchId))!;
-      const { stores } = await repository.load(commit.stateManifest, [stateStoreId(0)]);
+      const { stores } = await repository.load(stateVersionRefOf(commit), [stateStoreId(0)]);
       expect(stores.get('0')!.size).toBeGreaterThan(0);
     }
     const manifests = after.filter((f) => f.includes('manifests'));
@@ -93,6 +94,7 @@ describe('state garbage collection', () => {
       .format('memory')
       .option('checkpointLocation', checkpoint)
       .option('numStatePartitions', 2)
+      .option('inlineStateMaxBytes', 0)
       .start();
     for (const k of ['a', 'b', 'noise', 'noise', 'noise', 'noise', 'noise']) {
       input.addData([{ k }]);
@@ -107,7 +109,7 @@ describe('state garbage collection', () => {
     expect(result.deleted).toBe(1);
     const head = (await checkpointStore.latestCommit())!;
     expect(head).toMatchObject({ batchId: 6, stateVersion: 1 });
-    const { stores } = await repository.load(head.stateManifest, [stateStoreId(0)], 1);
+    const { stores } = await repository.load(stateVersionRefOf(head), [stateStoreId(0)]);
     expect([...stores.get('0')!.entries()].map(([, v]) => (v as unknown[][])[0])).toEqual(
       expect.arrayContaining([['a'], ['b']]),
     );
