@@ -144,6 +144,10 @@ export class MicroBatchExecution {
   private cache: CachedState | undefined;
   private lease: Lease | undefined;
   private lastCommittedIntent: OffsetIntent | undefined;
+  /** The facts a lease-free look at the head found not idle, for planning the batch it saw. */
+  private peeked: NextBatchFacts | undefined;
+  /** The commit this run made last, while it holds the lease. */
+  private lastCommit: CommitRecord | undefined;
   /** In an availableNow run, the ends fixed at its start for the sources that cannot bound themselves. */
   private readonly fixedEnds = new Map<number, Offset | undefined>();
 
@@ -267,6 +271,7 @@ export class MicroBatchExecution {
       return result;
     };
     try {
+      if (await this.idleWithoutLease(readAllAvailable)) return { kind: 'idle' };
       const leased = await step('lease', async () => {
         const result = await this.options.checkpoint.acquireLease(
           this.runId,
@@ -309,12 +314,14 @@ export class MicroBatchExecution {
       const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
       if (committed !== 'committed') {
         this.cache = undefined;
+        this.lastCommit = undefined;
         return { kind: committed, batchId };
       }
       this.cache = state
         ? { version: persisted.version, manifest: persisted.manifest!, stores: state.stores }
         : undefined;
       this.lastCommittedIntent = intent;
+      this.lastCommit = commit;
       durations.triggerExecution = this.clock() - started;
       const progress = this.progress(
         intent,
@@ -327,6 +334,7 @@ export class MicroBatchExecution {
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
+      this.lastCommit = undefined;
       throw e;
     }
   }
@@ -340,6 +348,46 @@ export class MicroBatchExecution {
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
   ): Promise<OffsetIntent | undefined> {
+    const peeked = this.peeked;
+    this.peeked = undefined;
+    const facts =
+      peeked && peeked.head?.batchId === head?.batchId
+        ? peeked
+        : await this.nextBatchFacts(head, readAllAvailable);
+    let next = nextBatch(facts);
+    if (next.kind === 'plan-new' || next.kind === 'no-data') {
+      const written = await this.options.checkpoint.putIntent(next.intent);
+      if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
+    }
+    return next.kind === 'idle' ? undefined : next.intent;
+  }
+
+  /**
+   * An idle trigger's whole cost: read the head (one request; a container that has not seen the
+   * head's intent reads it too) and ask the sources. When next-batch.ts decides there is nothing to
+   * do, the attempt ends without taking the lease, so it writes nothing and has no lease to give
+   * back. Otherwise the facts gathered here plan the batch once the lease is taken, if the head is
+   * still the same, so the sources are not asked twice. While this run holds the lease, the head is
+   * the commit it made last, and is not read: should another have taken over meanwhile, an idle
+   * answer is still right (its batches read what came after this head), and any other answer takes
+   * the lease, which returns the true head.
+   */
+  private async idleWithoutLease(readAllAvailable: boolean): Promise<boolean> {
+    const head =
+      this.lease && this.lastCommit
+        ? this.lastCommit
+        : await this.options.checkpoint.latestCommit();
+    const facts = await this.nextBatchFacts(head, readAllAvailable);
+    if (nextBatch(facts).kind === 'idle') return true;
+    this.peeked = facts;
+    return false;
+  }
+
+  /** What next-batch.ts decides from: the head, its intent, the sources' latest offsets, the clock. */
+  private async nextBatchFacts(
+    head: CommitRecord | undefined,
+    readAllAvailable: boolean,
+  ): Promise<NextBatchFacts> {
     const committedIntent = await this.committedIntent(head);
     const start = this.sources.map((_, i) => committedIntent?.end[i] ?? null);
     const context = {
@@ -354,7 +402,7 @@ export class MicroBatchExecution {
           : s.latestOffset(start[i] ?? undefined, context),
       ),
     );
-    const facts: NextBatchFacts = {
+    return {
       head,
       committedIntent,
       latestOffsets: latest.map((e) => e ?? null),
@@ -362,12 +410,6 @@ export class MicroBatchExecution {
       timersDue: this.timersDue(head, context.batchTimestampMs),
       batchTimestampMs: context.batchTimestampMs,
     };
-    let next = nextBatch(facts);
-    if (next.kind === 'plan-new' || next.kind === 'no-data') {
-      const written = await this.options.checkpoint.putIntent(next.intent);
-      if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
-    }
-    return next.kind === 'idle' ? undefined : next.intent;
   }
 
   /** Whether a stateful operator would act if the watermark moved as the head proposes. */
@@ -663,6 +705,7 @@ export class MicroBatchExecution {
   async releaseLease(): Promise<void> {
     if (this.lease) await this.options.checkpoint.releaseLease(this.lease);
     this.lease = undefined;
+    this.lastCommit = undefined;
   }
 
   /** Releases the lease, the sources and the sink's connections; a later batch reconnects. */
