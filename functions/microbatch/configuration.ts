@@ -20,6 +20,7 @@ export const ENV = {
   source: 'SLUICE_SOURCE',
   sink: 'SLUICE_SINK',
   s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
+  inlineStateMaxBytes: 'SLUICE_INLINE_STATE_MAX_BYTES',
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
@@ -158,6 +159,11 @@ export interface MicroBatchConfig {
   readonly sink: SinkConfig;
   /** Path-style S3 addressing, for S3-compatible endpoints (AWS_ENDPOINT_URL_S3). */
   readonly s3ForcePathStyle: boolean;
+  /**
+   * The most bytes of state changes a commit carries (the writer's option inlineStateMaxBytes); 0
+   * keeps state in S3 objects only. Absent: the writer's default.
+   */
+  readonly inlineStateMaxBytes?: number;
 }
 
 /**
@@ -188,6 +194,9 @@ export function readConfiguration(
     source: jsonSetting(env, ENV.source, sourceConfigSchema),
     sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
     s3ForcePathStyle: booleanSetting(env, ENV.s3ForcePathStyle, false),
+    ...(env[ENV.inlineStateMaxBytes]?.trim()
+      ? { inlineStateMaxBytes: integerSetting(env, ENV.inlineStateMaxBytes, 0) }
+      : {}),
   };
 }
 
