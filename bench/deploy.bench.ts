@@ -1,7 +1,8 @@
 /**
  * Deployment benchmark (`npm run bench:deploy`): what running the canonical clickstream job as the
  * micro-batch Lambda function weighs and costs. Prints figures (it asserts no timings) and ends with
- * one JSON line: {"bundle_bytes", "cold_init_ms", "usd_per_million_events", "managed_min_usd_per_hour"}.
+ * one JSON line: {"bundle_bytes", "cold_init_ms", "usd_per_million_events", "managed_min_usd_per_hour",
+ * "state_s3_puts_per_warm_batch"}.
  *
  * 1. Bundle: functions/microbatch/clickstream.ts through functions/build.ts, minified, before
  *    compression (target: under 1.5 MB); gzip size alongside.
@@ -131,6 +132,8 @@ interface Invocation {
   readonly logBytes: number;
   readonly requests: MeteredRequests;
   readonly stateLoad: string;
+  /** PUTs to the state bucket (the sink's objects, in the lake bucket, are counted apart). */
+  readonly statePuts: number;
 }
 
 /** The cost of one invocation, in USD, by item. */
@@ -155,13 +158,17 @@ function total(cost: Record<string, number>): number {
 async function measureCost(bundle: string): Promise<{ cold: Invocation; warm: Invocation[] }> {
   const [aws, kafka] = await Promise.all([launchAwsServices(), startKafkaMockCluster()]);
   let meter = newMeter();
+  let statePuts = 0;
   const dynamoRelay = await startHttpRelay({
     target: aws.dynamoDbEndpoint,
     onExchange: (request, _, bytes) => meterDynamoDb(meter, request, bytes),
   });
   const s3Relay = await startHttpRelay({
     target: aws.s3Endpoint,
-    onExchange: (request) => meterS3(meter, request),
+    onExchange: (request) => {
+      meterS3(meter, request);
+      if (request.method === 'PUT' && request.url.startsWith('/sluice-state/')) statePuts++;
+    },
   });
   const producer = new Kafka({
     clientId: 'bench-deploy',
@@ -210,6 +217,7 @@ async function measureCost(bundle: string): Promise<{ cold: Invocation; warm: In
         });
       }
       meter = newMeter();
+      statePuts = 0;
       const outputBefore = container.output.length;
       const outcome = await container.invoke({}, { remainingMs: TIMEOUT_MS });
       if (outcome.kind !== 'result') {
@@ -226,6 +234,7 @@ async function measureCost(bundle: string): Promise<{ cold: Invocation; warm: In
         logBytes: output.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0),
         requests: meter,
         stateLoad: progress.map((p) => p.stateLoad).join(','),
+        statePuts,
       });
     }
     const wrong = invocations.find((v) => v.inputRows !== EVENTS_PER_INVOCATION);
@@ -318,6 +327,7 @@ async function main(): Promise<void> {
         cold_init_ms: Math.round(cold.importMs),
         usd_per_million_events: Number(perMillion.toPrecision(3)),
         managed_min_usd_per_hour: managedHourly,
+        state_s3_puts_per_warm_batch: median(measured.warm.map((v) => v.statePuts)),
       }),
     );
   } finally {

@@ -23,6 +23,7 @@ async function runBatches(
   checkpoint: string,
   batches: number,
   crashAfter?: { step: BatchStep; batchId: number },
+  inlineStateMaxBytes = 0,
 ) {
   const session = new SluiceSession();
   const input = session.memoryStream('k STRING');
@@ -34,7 +35,7 @@ async function runBatches(
       .option('checkpointLocation', checkpoint)
       .option('numStatePartitions', 2)
       .option('snapshotInterval', 3)
-      .option('inlineStateMaxBytes', 0)
+      .option('inlineStateMaxBytes', inlineStateMaxBytes)
       .afterStep((step, batchId) => {
         if (crashAfter && step === crashAfter.step && batchId === crashAfter.batchId) {
           crashAfter = undefined;
@@ -79,6 +80,26 @@ describe('state garbage collection', () => {
     }
     const manifests = after.filter((f) => f.includes('manifests'));
     expect(manifests).toHaveLength(3);
+  });
+
+  it('keeps the snapshots that versions carried by their commits name, and deletes the rest', async () => {
+    const checkpoint = tempDir();
+    await runBatches(checkpoint, 14, { step: 'persist', batchId: 6 }, 32 * 1024);
+    const store = new LocalDirectoryStore(checkpoint);
+    const checkpointStore = new FileCheckpointStore(store);
+    const repository = new StateRepository(store, 2, 3);
+    expect(stateFiles(checkpoint).filter((f) => f.includes('manifests'))).toEqual([]);
+    const before = stateFiles(checkpoint);
+    const result = await collectStateGarbage(checkpointStore, store, repository, 3);
+    expect(result.deleted).toBeGreaterThan(0);
+    expect(result.deleted).toBe(before.length - stateFiles(checkpoint).length);
+    const head = (await checkpointStore.latestCommit())!;
+    for (const batchId of [head.batchId - 2, head.batchId - 1, head.batchId]) {
+      const commit = (await checkpointStore.getCommit(batchId))!;
+      expect(commit.inlineState).toBeDefined();
+      const { stores } = await repository.load(stateVersionRefOf(commit), [stateStoreId(0)]);
+      expect(stores.get('0')!.size).toBe(5);
+    }
   });
 
   it('keeps the version that batches which changed no state name, however old the batch that wrote it', async () => {
