@@ -26,7 +26,7 @@ import {
 } from '../streaming/micro-batch-execution.js';
 import { type ResolvedTrigger, resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
-import { type OptionValue, positiveIntegerOption } from './reader-options.js';
+import { byteSizeOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
 import { checkSink, type SinkCreator } from './sink-formats.js';
 
 /** Default number of state partitions (fixed when a checkpoint is created). */
@@ -105,7 +105,7 @@ function stateOptions(
   options: ReadonlyMap<string, OptionValue>,
 ): Pick<
   MicroBatchExecutionOptions,
-  'numStatePartitions' | 'snapshotInterval' | 'minBatchesToRetain'
+  'numStatePartitions' | 'snapshotInterval' | 'minBatchesToRetain' | 'inlineStateMaxBytes'
 > {
   return {
     numStatePartitions:
@@ -118,7 +118,23 @@ function stateOptions(
       'minBatchesToRetain',
       options.get('minbatchestoretain'),
     ),
+    inlineStateMaxBytes: inlineStateMaxBytesOption(options.get('inlinestatemaxbytes')),
   };
+}
+
+/** The most state a commit carries; the commit and the head each hold a copy, in 400 KB items. */
+const MAX_INLINE_STATE_BYTES = 256 * 1024;
+
+/** Option inlineStateMaxBytes: a byte size up to 256k, or 0 to keep every state version in files. */
+function inlineStateMaxBytesOption(value: OptionValue | undefined): number | undefined {
+  if (value === undefined || String(value).trim() === '0') return value === undefined ? value : 0;
+  const bytes = byteSizeOption('inlineStateMaxBytes', value)!;
+  if (bytes > MAX_INLINE_STATE_BYTES) {
+    throw new InvalidOptionError(
+      `Invalid option inlineStateMaxBytes='${value}': a commit carries at most 256k of state (DynamoDB items hold 400 KB); use 256k or less, or 0 to keep state in files only.`,
+    );
+  }
+  return bytes;
 }
 
 /**

@@ -10,6 +10,7 @@ export const STREAMING_QUERY_OPTIONS: readonly string[] = [
   'numStatePartitions',
   'snapshotInterval',
   'minBatchesToRetain',
+  'inlineStateMaxBytes',
 ];
 
 /** Whether `key` (lower-cased, as the builders keep option names) is a streaming query's option. */

@@ -36,8 +36,17 @@ export interface OffsetIntent {
 export interface CommitRecord {
   readonly formatVersion: number;
   readonly batchId: number;
-  /** Key of the state manifest of this version (null when the query has no state). */
+  /**
+   * Key of the state manifest of this version (null when the query has no state, or when the commit
+   * carries the manifest in `inlineState`).
+   */
   readonly stateManifest: string | null;
+  /**
+   * The state manifest, with each partition's changes since its last state file, carried by the
+   * commit instead of by objects (gzip-compressed JSON in base64; core/state/inline-state.ts).
+   * Absent when the manifest is an object, as in records written before state travelled inline.
+   */
+  readonly inlineState?: string;
   /**
    * The batch whose manifest `stateManifest` is, when an earlier one: a batch that changed no state
    * writes none and its version is the one it started from. Absent, the manifest is this batch's.

@@ -8,7 +8,10 @@
  *
  * One batch (`addBatch`) is one optimistic write (delta-transaction.ts): it is done before when the
  * table's txn version for appId is at or past the batch id; in complete mode its commit removes every
- * current file. Every `delta.checkpointInterval` versions it writes a checkpoint, best effort; the
+ * current file. A batch that changes nothing (no rows to append; an empty result to an empty table)
+ * writes no version at all. The sink keeps the snapshot it wrote last, and its next write tries the
+ * version after it without listing the log first: the log's create-if-absent finds any writer that
+ * came between. Every `delta.checkpointInterval` versions it writes a checkpoint, best effort; the
  * outcome of the latest one is `lastCheckpoint`, and a failed one is also a process warning.
  *
  * Output modes are Delta's streaming sink's: append adds the batch's rows, complete replaces the
@@ -102,6 +105,7 @@ export class DeltaSink implements Sink {
   ): Promise<void> {
     const appId = this.requireAppId(batchId);
     const mode = this.deltaOutputMode(outputMode);
+    if (this.changesNothing(rows, mode)) return;
     const now = Date.now();
     const write: DeltaWrite = {
       isDone: (snapshot) => hasBatch(snapshot, appId, batchId),
@@ -122,6 +126,16 @@ export class DeltaSink implements Sink {
     );
     this.snapshot = outcome.snapshot;
     if (outcome.kind === 'committed' && outcome.checkpoint) this.checkpoint = outcome.checkpoint;
+  }
+
+  /**
+   * Whether the batch would leave the table as it is: no rows to append, or an empty result to a
+   * table that holds no file. Such a batch writes no version (Spark's Delta sink commits an empty
+   * one); a later batch's txn version covers it, so a re-run of it is skipped all the same.
+   */
+  private changesNothing(rows: readonly Row[], mode: DeltaOutputMode): boolean {
+    if (rows.length > 0 || !this.snapshot) return false;
+    return mode === 'append' || this.snapshot.files.size === 0;
   }
 
   /** Writes the batch's data files in the layout of the table (or of the table this sink would create). */

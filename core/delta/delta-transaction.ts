@@ -1,6 +1,8 @@
 /**
  * One optimistic write to a Delta table, shared by the streaming sink and the batch writer:
- *   1. catch up  read the log versions written since the writer last looked.
+ *   1. catch up  read the log (a writer with no snapshot yet). A writer that has one tries the
+ *                version after it at once: if another writer took that version, step 6 catches up,
+ *                so the log is not listed before every write of a writer that is usually alone.
  *   2. done?     if the table already holds the write (a streaming batch whose txn is in, a batch
  *                write in mode ignore to a table that exists), stop.
  *   3. check     the table's protocol, schema, partitioning and properties admit the write (another
@@ -68,7 +70,7 @@ export async function commitWrite(
   write: DeltaWrite,
   maxAttempts: number,
 ): Promise<DeltaWriteOutcome> {
-  let snapshot = await log.snapshot(known);
+  let snapshot = known ?? (await log.snapshot());
   if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
   write.check(snapshot);
   let filesFor = snapshot?.metadata;

@@ -5,9 +5,9 @@
  * Files of batches after the last commit are never touched, since an attempt may be writing them now.
  * A collection may stop at any point (at its deadline): it deletes only files it has shown unreferenced.
  */
-import { type CheckpointStore, stateVersionOf } from '../checkpoint/checkpoint-store.js';
+import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
 import type { ObjectStore } from '../checkpoint/object-store.js';
-import type { StateRepository } from './state-repository.js';
+import { type StateRepository, stateVersionRefOf } from './state-repository.js';
 
 /** Default number of committed versions whose state stays loadable. */
 export const DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
@@ -65,15 +65,19 @@ async function referencedFiles(
   inTime: () => boolean,
 ): Promise<Set<string> | 'unreadable' | 'out of time'> {
   const referenced = new Set<string>();
+  const versions = new Set<string>();
   const first = Math.max(0, headBatchId - minBatchesToRetain + 1);
   for (let batchId = first; batchId <= headBatchId; batchId++) {
     if (!inTime()) return 'out of time';
     const commit = await checkpoint.getCommit(batchId);
     if (!commit) return 'unreadable';
-    // batches that changed no state name the manifest of the version they started from
-    if (!commit.stateManifest || referenced.has(commit.stateManifest)) continue;
-    referenced.add(commit.stateManifest);
-    const manifest = await repository.readManifest(commit.stateManifest, stateVersionOf(commit));
+    const version = stateVersionRefOf(commit);
+    // batches that changed no state name the version they started from
+    const name = version?.manifestKey ?? `inline#${version?.batchId}`;
+    if (!version || versions.has(name)) continue;
+    versions.add(name);
+    if (version.manifestKey) referenced.add(version.manifestKey);
+    const manifest = await repository.manifestOf(version);
     for (const partitions of Object.values(manifest.operators)) {
       for (const files of partitions) {
         if (files.snapshot) referenced.add(files.snapshot);

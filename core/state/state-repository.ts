@@ -11,6 +11,13 @@
  * loading reads at most that many files per partition. The commit record names the manifest; files
  * of attempts that never committed are unreferenced garbage and are never read.
  *
+ * With an inline budget (the default of a query), the manifest travels in the commit record instead
+ * (inline-state.ts), and so do each partition's changes since its last file, merged: a warm batch
+ * writes no object at all. Snapshots then come in turns, one partition per batch
+ * (snapshot-schedule.ts). When the commit's state would exceed the budget, every partition's inline
+ * changes are written as delta files, as without a budget, and when even the manifest alone exceeds
+ * it, the manifest is an object again. Loading applies snapshot, deltas, then inline changes.
+ *
  * Each file is checksummed text (checksummed-text.ts): a header line with the format version, the
  * operator, store, partition and state schema it holds (state-store-identity.ts, checked on load)
  * and the SHA-256 of the body, then one `[key, value]` (put) or `[key]` (delete) per line. A manifest is
@@ -43,6 +50,14 @@ import {
   type StateStoreSchema,
 } from './state-store-identity.js';
 import { decodeStateValue, encodeStateValue } from './state-value.js';
+import {
+  decodeInlineState,
+  encodeInlineState,
+  type InlineChange,
+  mergeInlineChanges,
+} from './inline-state.js';
+import { snapshotSlot, snapshotTurn } from './snapshot-schedule.js';
+import { type CommitRecord, stateVersionOf } from '../checkpoint/checkpoint-store.js';
 
 const FORMAT_VERSION = 1;
 
@@ -50,6 +65,28 @@ const FORMAT_VERSION = 1;
 export interface PartitionFiles {
   readonly snapshot: string | null;
   readonly deltas: readonly string[];
+  /** The changes since the last file, merged, when the commit carries them (inline-state.ts). */
+  readonly inline?: readonly InlineChange[];
+}
+
+/** Where a committed state version is: a manifest object, or the commit record itself. */
+export interface StateVersionRef {
+  /** The manifest object's key; null when the commit carries the manifest. */
+  readonly manifestKey: string | null;
+  /** The manifest as the commit carries it (inline-state.ts), when it does. */
+  readonly inlineState?: string;
+  /** The batch whose version it is; a manifest of another batch is refused. Unchecked when absent. */
+  readonly batchId?: number;
+}
+
+/** The state version a commit names, or null when the query had no state at that batch. */
+export function stateVersionRefOf(commit: CommitRecord): StateVersionRef | null {
+  if (!commit.stateManifest && commit.inlineState === undefined) return null;
+  return {
+    manifestKey: commit.stateManifest,
+    ...(commit.inlineState === undefined ? {} : { inlineState: commit.inlineState }),
+    batchId: stateVersionOf(commit),
+  };
 }
 
 /** A state version: the files of every partition of every state store. */
@@ -68,10 +105,19 @@ export type StoresByEntry = ReadonlyMap<string, KeyedStateStore>;
 
 /** What persisting one version wrote. */
 export interface PersistResult {
-  readonly manifestKey: string;
+  /** Where the version is, for its commit record. */
+  readonly version: StateVersionRef;
   readonly manifest: StateManifest;
+  /** Objects written to the object store. */
   readonly filesWritten: number;
+  /** Bytes written, to the object store and into the commit. */
   readonly bytesWritten: number;
+}
+
+/** Counts what one persist writes to the object store. */
+interface WriteCount {
+  files: number;
+  bytes: number;
 }
 
 /** Loads and persists versions of operator state. */
@@ -84,6 +130,8 @@ export class StateRepository {
     private readonly snapshotInterval: number,
     /** The query's stores and their state schemas, which files record and loading checks. */
     schemas: readonly StateStoreSchema[] = [],
+    /** The most bytes of state a commit carries (inline-state.ts); 0: every version is files. */
+    private readonly inlineBudgetBytes = 0,
   ) {
     this.schemas = new Map(schemas.map((s) => [manifestEntry(s.id), s]));
   }
@@ -93,21 +141,13 @@ export class StateRepository {
     return this.schemas.get(entry) ?? { id: storeIdOfEntry(entry) };
   }
 
-  /**
-   * Loads `storeIds` at the version named by `manifestKey` (empty stores when null); `batchId` is
-   * the batch of the commit that names the manifest. A store the manifest does not list is empty.
-   */
+  /** Loads `storeIds` at `version` (empty stores when null). A store the manifest does not list is empty. */
   async load(
-    manifestKey: string | null,
+    version: StateVersionRef | null,
     storeIds: readonly StateStoreId[],
-    batchId?: number,
   ): Promise<{ manifest: StateManifest; stores: StoresByEntry }> {
-    const manifest = manifestKey
-      ? await this.readManifest(manifestKey, batchId)
-      : this.emptyManifest(storeIds);
-    const stores = await Promise.all(
-      storeIds.map((id) => this.loadStore(manifest, manifestKey, id)),
-    );
+    const manifest = version ? await this.manifestOf(version) : this.emptyManifest(storeIds);
+    const stores = await Promise.all(storeIds.map((id) => this.loadStore(manifest, version, id)));
     return { manifest, stores: new Map(storeIds.map((id, i) => [manifestEntry(id), stores[i]])) };
   }
 
@@ -117,39 +157,41 @@ export class StateRepository {
     return false;
   }
 
-  /** Writes the changes of every store as version `batchId` and returns the new manifest's key. */
+  /**
+   * Writes the changes of every store as version `batchId`: into the commit while they fit the
+   * inline budget, else as files and a manifest object.
+   */
   async persist(
     batchId: number,
     attemptId: string,
     previous: StateManifest,
     stores: StoresByEntry,
   ): Promise<PersistResult> {
-    let filesWritten = 0;
-    let bytesWritten = 0;
+    const written: WriteCount = { files: 0, bytes: 0 };
+    const entries = [...stores.keys()];
     const operators: Record<string, PartitionFiles[]> = {};
     const storeEntries: Record<string, ManifestStoreEntry> = {};
     await Promise.all(
       [...stores].map(async ([entry, store]) => {
         const { id, stateSchema } = this.schemaOf(entry);
         storeEntries[entry] = { ...id, ...(stateSchema === undefined ? {} : { stateSchema }) };
-        const files = [...(previous.operators[entry] ?? this.emptyPartitions())];
-        await Promise.all(
-          [...store.takeChanges()].map(async ([p, changes]) => {
-            const written = await this.writePartition(
-              entry,
-              p,
-              batchId,
-              attemptId,
-              files[p],
-              store,
-              changes,
-            );
-            files[p] = written.files;
-            filesWritten++;
-            bytesWritten += written.bytes;
+        const changes = store.takeChanges();
+        const turn = (p: number) =>
+          snapshotTurn(
+            batchId,
+            snapshotSlot(entries, entry, p, this.numPartitions),
+            entries.length * this.numPartitions,
+            this.snapshotInterval,
+          );
+        const partitions = previous.operators[entry] ?? this.emptyPartitions();
+        operators[entry] = await Promise.all(
+          partitions.map((current, p) => {
+            const partition = { entry, p, batchId, attemptId, store, written };
+            return this.inlineBudgetBytes > 0
+              ? this.persistPartitionInline(partition, current, changes.get(p), turn(p))
+              : this.persistPartition(partition, current, changes.get(p));
           }),
         );
-        operators[entry] = files;
       }),
     );
     const manifest: StateManifest = {
@@ -159,52 +201,149 @@ export class StateRepository {
       operators,
       stores: storeEntries,
     };
-    const manifestKey = `state/manifests/${sortableId(batchId)}-${attemptId}.json`;
-    const bytes = Buffer.from(encodeChecksummedRecord(manifest, { kind: 'manifest' }));
-    await this.store.put(manifestKey, bytes);
+    if (this.inlineBudgetBytes > 0) {
+      const inline = await this.inlineVersion(manifest, batchId, attemptId, stores, written);
+      if (inline) return inline;
+    }
+    return this.persistManifest(manifest, attemptId, written);
+  }
+
+  /** The version carried by the commit, spilling inline changes to files when over budget; undefined if even that is over. */
+  private async inlineVersion(
+    manifest: StateManifest,
+    batchId: number,
+    attemptId: string,
+    stores: StoresByEntry,
+    written: WriteCount,
+  ): Promise<PersistResult | undefined> {
+    let carried = manifest;
+    let inlineState = encodeInlineState(carried);
+    if (inlineState.length > this.inlineBudgetBytes) {
+      carried = await this.spillInline(manifest, batchId, attemptId, stores, written);
+      inlineState = encodeInlineState(carried);
+    }
+    if (inlineState.length > this.inlineBudgetBytes) return undefined;
     return {
-      manifestKey,
-      manifest,
-      filesWritten: filesWritten + 1,
-      bytesWritten: bytesWritten + bytes.length,
+      version: { manifestKey: null, inlineState, batchId },
+      manifest: carried,
+      filesWritten: written.files,
+      bytesWritten: written.bytes + inlineState.length,
     };
   }
 
-  private async writePartition(
-    entry: string,
-    p: number,
+  /** The manifest as an object of its own, as versions without an inline budget have it. */
+  private async persistManifest(
+    manifest: StateManifest,
+    attemptId: string,
+    written: WriteCount,
+  ): Promise<PersistResult> {
+    const manifestKey = `state/manifests/${sortableId(manifest.batchId)}-${attemptId}.json`;
+    const bytes = Buffer.from(encodeChecksummedRecord(manifest, { kind: 'manifest' }));
+    await this.store.put(manifestKey, bytes);
+    return {
+      version: { manifestKey, batchId: manifest.batchId },
+      manifest,
+      filesWritten: written.files + 1,
+      bytesWritten: written.bytes + bytes.length,
+    };
+  }
+
+  /** Without an inline budget: a changed partition gets a delta, or a snapshot once its chain is long. */
+  private async persistPartition(
+    partition: PartitionWrite,
+    current: PartitionFiles,
+    changes: PartitionChanges | undefined,
+  ): Promise<PartitionFiles> {
+    if (!changes) return current;
+    if (current.deltas.length + 1 >= this.snapshotInterval) return this.writeSnapshot(partition);
+    return this.writeDelta(partition, current, [...changes].map(changeLine));
+  }
+
+  /**
+   * With an inline budget: a partition snapshots on its turn (or when spills made its chain long),
+   * and otherwise merges its changes into the inline ones.
+   */
+  private async persistPartitionInline(
+    partition: PartitionWrite,
+    current: PartitionFiles,
+    changes: PartitionChanges | undefined,
+    turn: boolean,
+  ): Promise<PartitionFiles> {
+    const pending = changes || current.deltas.length > 0 || (current.inline?.length ?? 0) > 0;
+    if (!pending) return current;
+    if (turn || current.deltas.length >= this.snapshotInterval)
+      return this.writeSnapshot(partition);
+    if (!changes) return current;
+    return { ...current, inline: mergeInlineChanges(current.inline, changes) };
+  }
+
+  /** Every partition's inline changes written as a delta file (or a snapshot, once its chain is long). */
+  private async spillInline(
+    manifest: StateManifest,
     batchId: number,
     attemptId: string,
+    stores: StoresByEntry,
+    written: WriteCount,
+  ): Promise<StateManifest> {
+    const operators: Record<string, PartitionFiles[]> = {};
+    await Promise.all(
+      Object.entries(manifest.operators).map(async ([entry, partitions]) => {
+        const store = stores.get(entry)!;
+        operators[entry] = await Promise.all(
+          partitions.map((current, p) => {
+            if (!current.inline?.length) return current;
+            const partition = { entry, p, batchId, attemptId, store, written };
+            if (current.deltas.length + 1 >= this.snapshotInterval)
+              return this.writeSnapshot(partition);
+            return this.writeDelta(
+              partition,
+              current,
+              current.inline.map((c) => JSON.stringify(c)),
+            );
+          }),
+        );
+      }),
+    );
+    return { ...manifest, operators };
+  }
+
+  private async writeSnapshot(partition: PartitionWrite): Promise<PartitionFiles> {
+    const lines = [...partition.store.partitionEntries(partition.p)].map(changeLine);
+    return { snapshot: await this.writeFile(partition, 'snapshot', lines), deltas: [] };
+  }
+
+  private async writeDelta(
+    partition: PartitionWrite,
     current: PartitionFiles,
-    store: KeyedStateStore,
-    changes: PartitionChanges,
-  ): Promise<{ files: PartitionFiles; bytes: number }> {
-    const snapshot = current.deltas.length + 1 >= this.snapshotInterval;
-    const kind = snapshot ? 'snapshot' : 'delta';
+    lines: string[],
+  ): Promise<PartitionFiles> {
+    const key = await this.writeFile(partition, 'delta', lines);
+    return { snapshot: current.snapshot, deltas: [...current.deltas, key] };
+  }
+
+  private async writeFile(
+    { entry, p, batchId, attemptId, written }: PartitionWrite,
+    kind: 'snapshot' | 'delta',
+    lines: string[],
+  ): Promise<string> {
     const key = `state/${entry}/${p}/${sortableId(batchId)}-${attemptId}.${kind}`;
-    const lines: string[] = [];
-    const entries = snapshot ? store.partitionEntries(p) : changes.entries();
-    for (const [k, v] of entries) {
-      lines.push(JSON.stringify(v === DELETED ? [k] : [k, encodeStateValue(v)]));
-    }
     const bytes = encodeFile(kind, lines, fileIdentity(this.schemaOf(entry), p));
     await this.store.put(key, bytes);
-    const files = snapshot
-      ? { snapshot: key, deltas: [] }
-      : { snapshot: current.snapshot, deltas: [...current.deltas, key] };
-    return { files, bytes: bytes.length };
+    written.files++;
+    written.bytes += bytes.length;
+    return key;
   }
 
   private async loadStore(
     manifest: StateManifest,
-    manifestKey: string | null,
+    version: StateVersionRef | null,
     id: StateStoreId,
   ): Promise<KeyedStateStore> {
     const store = new KeyedStateStore(this.numPartitions);
     const entry = manifestEntry(id);
     const expected = this.schemas.get(entry) ?? { id };
-    if (manifestKey)
-      checkManifestEntry(manifest.stores?.[entry], expected, this.describe(manifestKey));
+    if (version)
+      checkManifestEntry(manifest.stores?.[entry], expected, this.describeVersion(version));
     const partitions = manifest.operators[entry] ?? this.emptyPartitions();
     const contents = await Promise.all(
       partitions.map((files, p) =>
@@ -225,9 +364,27 @@ export class StateRepository {
       for (const entries of files) {
         for (const [key, value] of entries) store.apply(p, key, value);
       }
+      for (const change of partitions[p].inline ?? []) {
+        store.apply(p, change[0], change.length === 1 ? DELETED : decodeStateValue(change[1]));
+      }
     });
     store.takeChanges();
     return store;
+  }
+
+  /** The manifest of a committed version, from its object or from the commit that carries it. */
+  async manifestOf(version: StateVersionRef): Promise<StateManifest> {
+    if (version.inlineState === undefined)
+      return this.readManifest(version.manifestKey!, version.batchId);
+    const name = this.describeVersion(version);
+    const manifest = decodeInlineState(version.inlineState, name) as StateManifest;
+    if (manifest.formatVersion !== FORMAT_VERSION) {
+      throw new CheckpointError(
+        `The state carried by ${name} has unknown format version ${String(manifest.formatVersion)}. Restore it from a backup or start the query on a new checkpoint.`,
+      );
+    }
+    this.checkManifest(manifest, name, version.batchId);
+    return manifest;
   }
 
   /** Reads and validates a manifest; `batchId` is the batch of the commit that names it. */
@@ -239,17 +396,22 @@ export class StateRepository {
     const manifest = decoded.record as StateManifest;
     if (manifest.formatVersion !== FORMAT_VERSION)
       throw corrupt(this.store, key, `unknown format version ${manifest.formatVersion}`);
+    this.checkManifest(manifest, `State manifest ${this.describe(key)}`, batchId);
+    return manifest;
+  }
+
+  /** Refuses a manifest of another version than its commit's, or of another partition count. */
+  private checkManifest(manifest: StateManifest, name: string, batchId?: number): void {
     if (batchId !== undefined && manifest.batchId !== batchId) {
       throw new CheckpointError(
-        `State manifest ${this.store.location}/${key} holds version ${String(manifest.batchId)} but commit ${batchId} names it: the manifest or the commit was edited. Restore it from a backup or start the query on a new checkpoint.`,
+        `${name} holds version ${String(manifest.batchId)} but commit ${batchId} names it: the manifest or the commit was edited. Restore it from a backup or start the query on a new checkpoint.`,
       );
     }
     if (manifest.numPartitions !== this.numPartitions) {
       throw new CheckpointError(
-        `State manifest ${this.store.location}/${key} has ${manifest.numPartitions} partitions but the query uses ${this.numPartitions}; the partition count is fixed when a checkpoint is created.`,
+        `${name} has ${manifest.numPartitions} partitions but the query uses ${this.numPartitions}; the partition count is fixed when a checkpoint is created.`,
       );
     }
-    return manifest;
   }
 
   /** Reads one state file; `checkHeader` refuses a file that is not the one the caller expects. */
@@ -288,6 +450,13 @@ export class StateRepository {
     return `${this.store.location}/${key}`;
   }
 
+  /** How a version is named in messages: its manifest object, or the commit that carries it. */
+  private describeVersion(version: StateVersionRef): string {
+    return version.manifestKey === null
+      ? `the commit record of batch ${version.batchId}`
+      : this.describe(version.manifestKey);
+  }
+
   private emptyManifest(storeIds: readonly StateStoreId[]): StateManifest {
     const operators: Record<string, PartitionFiles[]> = {};
     for (const id of storeIds) operators[manifestEntry(id)] = this.emptyPartitions();
@@ -302,6 +471,21 @@ export class StateRepository {
   private emptyPartitions(): PartitionFiles[] {
     return Array.from({ length: this.numPartitions }, () => ({ snapshot: null, deltas: [] }));
   }
+}
+
+/** One partition being persisted, and the count of what the persist writes. */
+interface PartitionWrite {
+  readonly entry: string;
+  readonly p: number;
+  readonly batchId: number;
+  readonly attemptId: string;
+  readonly store: KeyedStateStore;
+  readonly written: WriteCount;
+}
+
+/** A state file's line for one entry or change: `[key, value]`, or `[key]` for a delete. */
+function changeLine([key, value]: [string, unknown]): string {
+  return JSON.stringify(value === DELETED ? [key] : [key, encodeStateValue(value)]);
 }
 
 function encodeFile(kind: string, lines: string[], identity: StateFileIdentity): Uint8Array {

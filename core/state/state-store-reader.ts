@@ -5,9 +5,9 @@
  * the checkpoint's metadata. Every file read is checked as a query's load checks it (checksums,
  * and that it holds the store, partition and, when the caller names one, the state schema asked for).
  */
-import { type CheckpointBackend, stateVersionOf } from '../checkpoint/checkpoint-store.js';
+import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { CheckpointError } from '../errors.js';
-import { StateRepository } from './state-repository.js';
+import { StateRepository, stateVersionRefOf } from './state-repository.js';
 import { describeStore, manifestEntry, stateStoreId, storeIdOfEntry } from './state-store-id.js';
 import type { StateStoreSchema } from './state-store-identity.js';
 
@@ -44,8 +44,8 @@ export async function listStateStores(
   batchId?: number,
 ): Promise<StateStoreListing[]> {
   const version = await committedVersion(backend, batchId);
-  if (!version.manifestKey) return [];
-  const manifest = await version.repository.readManifest(version.manifestKey, version.stateVersion);
+  if (!version.ref) return [];
+  const manifest = await version.repository.manifestOf(version.ref);
   return Object.keys(manifest.operators).map((entry) => {
     const id = storeIdOfEntry(entry);
     const stateSchema = manifest.stores?.[entry]?.stateSchema;
@@ -74,9 +74,7 @@ export async function readStateStore(
     ...(selection.stateSchema === undefined ? {} : { stateSchema: selection.stateSchema }),
   };
   const version = await committedVersion(backend, batchId, [schema]);
-  const manifest = version.manifestKey
-    ? await version.repository.readManifest(version.manifestKey, version.stateVersion)
-    : undefined;
+  const manifest = version.ref ? await version.repository.manifestOf(version.ref) : undefined;
   if (!manifest?.operators[manifestEntry(id)]) {
     const held = Object.keys(manifest?.operators ?? {}).map((e) =>
       describeStore(storeIdOfEntry(e)),
@@ -85,7 +83,7 @@ export async function readStateStore(
       `Checkpoint ${backend.checkpoint.location} has no ${describeStore(id)} at batch ${version.batchId}; it holds ${held.length === 0 ? 'no state' : held.join(', ')}.`,
     );
   }
-  const { stores } = await version.repository.load(version.manifestKey, [id], version.stateVersion);
+  const { stores } = await version.repository.load(version.ref, [id]);
   const store = stores.get(manifestEntry(id))!;
   const rows: StateStoreRow[] = [];
   for (let p = 0; p < store.numPartitions; p++) {
@@ -119,10 +117,5 @@ async function committedVersion(
     1,
     schemas,
   );
-  return {
-    batchId: commit.batchId,
-    manifestKey: commit.stateManifest,
-    stateVersion: stateVersionOf(commit),
-    repository,
-  };
+  return { batchId: commit.batchId, ref: stateVersionRefOf(commit), repository };
 }

@@ -35,7 +35,6 @@ import {
   type CommitRecord,
   type OffsetIntent,
   type QueryMetadata,
-  stateVersionOf,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
 import { CheckpointError } from '../errors.js';
@@ -66,6 +65,8 @@ import { type StateStoreId, stateStoreId } from '../state/state-store-id.js';
 import {
   type StateManifest,
   StateRepository,
+  type StateVersionRef,
+  stateVersionRefOf,
   type StoresByEntry,
 } from '../state/state-repository.js';
 import type { Row } from '../types/row.js';
@@ -123,10 +124,19 @@ export interface MicroBatchExecutionOptions extends CheckpointBackend {
   readonly leaseDurationMs?: number;
   /** Processing time source (ms since epoch). */
   readonly clock?: () => number;
+  /**
+   * The most bytes of state changes (compressed) a commit carries instead of state files
+   * (core/state/inline-state.ts); 0 writes every version as files. @default 32 KiB
+   */
+  readonly inlineStateMaxBytes?: number;
 }
 
+/** Far below DynamoDB's 400 KB item and 4 MB transaction limits, even with the head's copy. */
+export const DEFAULT_INLINE_STATE_MAX_BYTES = 32 * 1024;
+
 interface CachedState {
-  readonly manifestKey: string | null;
+  /** The committed version the stores hold (null: the empty state before any). */
+  readonly version: StateVersionRef | null;
   readonly manifest: StateManifest;
   readonly stores: StoresByEntry;
 }
@@ -146,6 +156,10 @@ export class MicroBatchExecution {
   private cache: CachedState | undefined;
   private lease: Lease | undefined;
   private lastCommittedIntent: OffsetIntent | undefined;
+  /** The facts a lease-free look at the head found not idle, for planning the batch it saw. */
+  private peeked: NextBatchFacts | undefined;
+  /** The commit this run made last, while it holds the lease. */
+  private lastCommit: CommitRecord | undefined;
   /** In an availableNow run, the ends fixed at its start for the sources that cannot bound themselves. */
   private readonly fixedEnds = new Map<number, Offset | undefined>();
 
@@ -181,6 +195,7 @@ export class MicroBatchExecution {
       options.numStatePartitions,
       options.snapshotInterval,
       schemas,
+      options.inlineStateMaxBytes ?? DEFAULT_INLINE_STATE_MAX_BYTES,
     );
   }
 
@@ -271,6 +286,7 @@ export class MicroBatchExecution {
       return result;
     };
     try {
+      if (await this.idleWithoutLease(readAllAvailable)) return { kind: 'idle' };
       const leased = await step('lease', async () => {
         const result = await this.options.checkpoint.acquireLease(this.runId, leaseDurationMs);
         if (result.kind === 'acquired') {
@@ -318,16 +334,14 @@ export class MicroBatchExecution {
       );
       if (committed !== 'committed') {
         this.cache = undefined;
+        this.lastCommit = undefined;
         return { kind: committed, batchId };
       }
       this.cache = state
-        ? {
-            manifestKey: persisted.manifestKey,
-            manifest: persisted.manifest!,
-            stores: state.stores,
-          }
+        ? { version: persisted.version, manifest: persisted.manifest!, stores: state.stores }
         : undefined;
       this.lastCommittedIntent = intent;
+      this.lastCommit = commit;
       durations.triggerExecution = this.clock() - started;
       const progress = this.progress(
         intent,
@@ -340,6 +354,7 @@ export class MicroBatchExecution {
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
+      this.lastCommit = undefined;
       if (e instanceof LeaseLost) return { kind: 'lease-lost', batchId };
       throw e;
     } finally {
@@ -356,6 +371,46 @@ export class MicroBatchExecution {
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
   ): Promise<OffsetIntent | undefined> {
+    const peeked = this.peeked;
+    this.peeked = undefined;
+    const facts =
+      peeked && peeked.head?.batchId === head?.batchId
+        ? peeked
+        : await this.nextBatchFacts(head, readAllAvailable);
+    let next = nextBatch(facts);
+    if (next.kind === 'plan-new' || next.kind === 'no-data') {
+      const written = await this.options.checkpoint.putIntent(next.intent);
+      if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
+    }
+    return next.kind === 'idle' ? undefined : next.intent;
+  }
+
+  /**
+   * An idle trigger's whole cost: read the head (one request; a container that has not seen the
+   * head's intent reads it too) and ask the sources. When next-batch.ts decides there is nothing to
+   * do, the attempt ends without taking the lease, so it writes nothing and has no lease to give
+   * back. Otherwise the facts gathered here plan the batch once the lease is taken, if the head is
+   * still the same, so the sources are not asked twice. While this run holds the lease, the head is
+   * the commit it made last, and is not read: should another have taken over meanwhile, an idle
+   * answer is still right (its batches read what came after this head), and any other answer takes
+   * the lease, which returns the true head.
+   */
+  private async idleWithoutLease(readAllAvailable: boolean): Promise<boolean> {
+    const head =
+      this.lease && this.lastCommit
+        ? this.lastCommit
+        : await this.options.checkpoint.latestCommit();
+    const facts = await this.nextBatchFacts(head, readAllAvailable);
+    if (nextBatch(facts).kind === 'idle') return true;
+    this.peeked = facts;
+    return false;
+  }
+
+  /** What next-batch.ts decides from: the head, its intent, the sources' latest offsets, the clock. */
+  private async nextBatchFacts(
+    head: CommitRecord | undefined,
+    readAllAvailable: boolean,
+  ): Promise<NextBatchFacts> {
     const committedIntent = await this.committedIntent(head);
     const start = this.sources.map((_, i) => committedIntent?.end[i] ?? null);
     const context = {
@@ -370,7 +425,7 @@ export class MicroBatchExecution {
           : s.latestOffset(start[i] ?? undefined, context),
       ),
     );
-    const facts: NextBatchFacts = {
+    return {
       head,
       committedIntent,
       latestOffsets: latest.map((e) => e ?? null),
@@ -378,12 +433,6 @@ export class MicroBatchExecution {
       timersDue: this.timersDue(head, context.batchTimestampMs),
       batchTimestampMs: context.batchTimestampMs,
     };
-    let next = nextBatch(facts);
-    if (next.kind === 'plan-new' || next.kind === 'no-data') {
-      const written = await this.options.checkpoint.putIntent(next.intent);
-      if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
-    }
-    return next.kind === 'idle' ? undefined : next.intent;
   }
 
   /** Whether a stateful operator would act if the watermark moved as the head proposes. */
@@ -426,12 +475,11 @@ export class MicroBatchExecution {
     head: CommitRecord | undefined,
   ): Promise<{ state: CachedState | undefined; warm: boolean }> {
     if (this.storeIds.length === 0) return { state: undefined, warm: false };
-    const manifestKey = head?.stateManifest ?? null;
-    if (this.cache && this.cache.manifestKey === manifestKey)
+    const version = head ? stateVersionRefOf(head) : null;
+    if (this.cache && sameVersion(this.cache.version, version))
       return { state: this.cache, warm: true };
-    const version = head ? stateVersionOf(head) : undefined;
-    const loaded = await this.repository.load(manifestKey, this.storeIds, version);
-    return { state: { manifestKey, ...loaded }, warm: false };
+    const loaded = await this.repository.load(version, this.storeIds);
+    return { state: { version, ...loaded }, warm: false };
   }
 
   /**
@@ -525,9 +573,9 @@ export class MicroBatchExecution {
   private async persistState(batchId: number, state: CachedState | undefined) {
     if (!state || !this.repository.hasChanges(state.stores)) {
       return {
-        manifestKey: state?.manifestKey ?? null,
+        version: state?.version ?? null,
         manifest: state?.manifest,
-        stateVersion: state?.manifestKey ? state.manifest.batchId : undefined,
+        stateVersion: state?.version ? state.manifest.batchId : undefined,
         bytes: 0,
       };
     }
@@ -538,7 +586,7 @@ export class MicroBatchExecution {
       state.stores,
     );
     return {
-      manifestKey: result.manifestKey,
+      version: result.version,
       manifest: result.manifest,
       stateVersion: undefined,
       bytes: result.bytesWritten,
@@ -553,15 +601,17 @@ export class MicroBatchExecution {
     intent: OffsetIntent,
     head: CommitRecord | undefined,
     batchMax: Map<number, number>,
-    state: { readonly manifestKey: string | null; readonly stateVersion: number | undefined },
+    state: { readonly version: StateVersionRef | null; readonly stateVersion: number | undefined },
     operatorTimers: Record<string, NextTimer>,
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
+    const inlineState = state.version?.inlineState;
     return {
       ...(Object.keys(operatorTimers).length > 0 ? { operatorTimers } : {}),
       formatVersion: CHECKPOINT_FORMAT_VERSION,
       batchId: intent.batchId,
-      stateManifest: state.manifestKey,
+      stateManifest: state.version?.manifestKey ?? null,
+      ...(inlineState === undefined ? {} : { inlineState }),
       ...(state.stateVersion === undefined ? {} : { stateVersion: state.stateVersion }),
       eventTimeMax,
       nextWatermarkMicros: nextWatermark(
@@ -678,6 +728,7 @@ export class MicroBatchExecution {
   async releaseLease(): Promise<void> {
     if (this.lease) await this.options.checkpoint.releaseLease(this.lease);
     this.lease = undefined;
+    this.lastCommit = undefined;
   }
 
   /** Releases the lease, the sources and the sink's connections; a later batch reconnects. */
@@ -685,6 +736,18 @@ export class MicroBatchExecution {
     await this.releaseLease();
     await Promise.all([...this.sources.map((s) => s.stop?.()), this.options.sink.close?.()]);
   }
+}
+
+/**
+ * Whether two references name the same committed version. A manifest object's key is unique to the
+ * attempt that wrote it; a version the commit carries is the one commit of its batch, so its batch
+ * and its text identify it.
+ */
+function sameVersion(a: StateVersionRef | null, b: StateVersionRef | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.manifestKey === b.manifestKey && a.batchId === b.batchId && a.inlineState === b.inlineState
+  );
 }
 
 /** Each stateful operator's next timer (by id) as the batch leaves its stores, for the commit. */

@@ -22,6 +22,7 @@ export const ENV = {
   sink: 'SLUICE_SINK',
   s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
   detailedMetrics: 'SLUICE_DETAILED_METRICS',
+  inlineStateMaxBytes: 'SLUICE_INLINE_STATE_MAX_BYTES',
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
@@ -167,6 +168,10 @@ export interface MicroBatchConfig {
    * CloudWatch custom metric, billed by the month.
    */
   readonly detailedMetrics: boolean;
+   * The most bytes of state changes a commit carries (the writer's option inlineStateMaxBytes); 0
+   * keeps state in S3 objects only. Absent: the writer's default.
+   */
+  readonly inlineStateMaxBytes?: number;
 }
 
 /**
@@ -199,6 +204,9 @@ export function readConfiguration(
     sink: jsonSetting(env, ENV.sink, sinkConfigSchema),
     s3ForcePathStyle: booleanSetting(env, ENV.s3ForcePathStyle, false),
     detailedMetrics: booleanSetting(env, ENV.detailedMetrics, false),
+    ...(env[ENV.inlineStateMaxBytes]?.trim()
+      ? { inlineStateMaxBytes: integerSetting(env, ENV.inlineStateMaxBytes, 0) }
+      : {}),
   };
 }
 

@@ -69,6 +69,11 @@ export class QueryRuntime {
       return df.writeStream
         .format(sink.format)
         .optionsFrom(sink.options)
+        .optionsFrom(
+          config.inlineStateMaxBytes === undefined
+            ? {}
+            : { inlineStateMaxBytes: config.inlineStateMaxBytes },
+        )
         .outputMode(queryModule.outputMode)
         .checkpoint(backend)
         .queryName(config.queryId)

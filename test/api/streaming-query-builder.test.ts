@@ -44,6 +44,16 @@ describe('writeStream.check()', () => {
       (w) => w.option('numStatePartitions', 0),
       /numStatePartitions/,
     ],
+    [
+      'more state in the commit than a DynamoDB item holds',
+      (w) => w.option('inlineStateMaxBytes', '300k'),
+      /inlineStateMaxBytes='300k': a commit carries at most 256k/,
+    ],
+    [
+      'a state-in-commit budget that is not a size',
+      (w) => w.option('inlineStateMaxBytes', 'lots'),
+      /inlineStateMaxBytes='lots'/,
+    ],
   ])('refuses %s, naming it, before any I/O', (_, configure, message) => {
     const { df } = rows();
     const check = () => configure(df.writeStream, df).check();

@@ -23,7 +23,7 @@ let resources: Promise<{ table: string; bucket: string }> | undefined;
 export async function awsBackend(
   queryId: string,
   clock?: () => number,
-): Promise<CheckpointBackend & { stateObjects: S3ObjectStore }> {
+): Promise<CheckpointBackend & { stateObjects: S3ObjectStore; tableName: string }> {
   resources ??= Promise.all([
     createCheckpointTable(uniqueName('checkpoints')),
     createBucket(uniqueName('state')),
@@ -41,7 +41,7 @@ export async function awsBackend(
     largeRecords: stateObjects,
     ...(clock ? { clock } : {}),
   });
-  return { checkpoint, stateObjects };
+  return { checkpoint, stateObjects, tableName: table };
 }
 
 /**

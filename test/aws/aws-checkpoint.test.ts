@@ -2,9 +2,11 @@
  * The commit protocol on DynamoDB Local and s3rver: crashes at every step, concurrent invocations,
  * lease takeover, and damaged state objects.
  */
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   type BatchStep,
+  CheckpointError,
   col,
   count,
   type DataFrame,
@@ -18,6 +20,7 @@ import {
 import { runInvocation } from '../../core/streaming/invocation.js';
 import { MicroBatchExecution } from '../../core/streaming/micro-batch-execution.js';
 import { at, clickSchema } from '../support/events.js';
+import { dynamoClient } from '../support/aws-clients.js';
 import { uniqueName } from '../support/unique-name.js';
 import { awsBackend, stalledAwsBackend } from './aws-backend.js';
 
@@ -71,6 +74,7 @@ async function invocation(
     leaseDurationMs?: number;
     /** Its lease renewals never get through (stalledAwsBackend). */
     stalled?: boolean;
+    inlineStateMaxBytes?: number;
   } = {},
 ) {
   return MicroBatchExecution.start({
@@ -107,18 +111,20 @@ const budget = () => ({ remainingMs: () => 60_000, safetyMarginMs: 100 });
  * A windowed count on the AWS backend whose first batch has committed, the input of its second
  * batch already added, and the state objects to damage before `nextInvocation` runs it.
  */
-async function committedFirstBatch(queryId: string) {
+async function committedFirstBatch(queryId: string, inlineStateMaxBytes?: number) {
   const session = new SluiceSession();
   const input = session.memoryStream(clickSchema);
   const df = windowedCounts(session, input);
   const sink = new MemorySink(df.schema);
+  const options = inlineStateMaxBytes === undefined ? {} : { inlineStateMaxBytes };
   input.addData(eventChunks(1)[0]);
-  await runInvocation(await invocation(queryId, df, sink), budget());
+  await runInvocation(await invocation(queryId, df, sink, options), budget());
   input.addData(eventChunks(2)[1]);
   const { stateObjects } = await awsBackend(queryId);
   return {
     stateObjects,
-    nextInvocation: async () => runInvocation(await invocation(queryId, df, sink), budget()),
+    nextInvocation: async () =>
+      runInvocation(await invocation(queryId, df, sink, options), budget()),
   };
 }
 
@@ -360,7 +366,7 @@ describe('the commit protocol on DynamoDB and S3', () => {
   });
 
   it('refuses a state manifest on S3 whose file list had a digit edited, naming the manifest', async () => {
-    const { stateObjects, nextInvocation } = await committedFirstBatch(uniqueName('manifest'));
+    const { stateObjects, nextInvocation } = await committedFirstBatch(uniqueName('manifest'), 0);
     // the last manifest is the head's, the one the next batch loads
     const manifest = (await stateObjects.list('state/manifests/')).at(-1)!;
     const text = Buffer.from((await stateObjects.get(manifest))!).toString('utf8');
@@ -374,7 +380,7 @@ describe('the commit protocol on DynamoDB and S3', () => {
   });
 
   it('names the key of a corrupted or missing state object instead of starting from empty state', async () => {
-    const { stateObjects, nextInvocation } = await committedFirstBatch(uniqueName('damaged'));
+    const { stateObjects, nextInvocation } = await committedFirstBatch(uniqueName('damaged'), 0);
     const [delta] = (await stateObjects.list('state/')).filter((k) => k.endsWith('.delta'));
     const bytes = Buffer.from((await stateObjects.get(delta))!);
     bytes[bytes.length - 2] ^= 1;
@@ -384,5 +390,27 @@ describe('the commit protocol on DynamoDB and S3', () => {
     );
     await stateObjects.delete(delta);
     await expect(nextInvocation()).rejects.toThrow(new RegExp(`${delta} is missing`));
+  });
+
+  it("carries a small batch's state in the commit, and refuses a head whose carried state was edited", async () => {
+    const queryId = uniqueName('inline');
+    const { stateObjects, nextInvocation } = await committedFirstBatch(queryId);
+    // no manifest and no delta object; at most the one snapshot whose turn batch 0 was
+    const objects = await stateObjects.list('state/');
+    expect(objects.length).toBeLessThanOrEqual(1);
+    expect(objects.every((k) => k.endsWith('.snapshot'))).toBe(true);
+    const { checkpoint, tableName: table } = await awsBackend(queryId);
+    const head = (await checkpoint.latestCommit())!;
+    expect(head.inlineState).toBeDefined();
+    const db = DynamoDBDocumentClient.from(dynamoClient());
+    const key = { pk: `query#${queryId}`, sk: 'head' };
+    const item = (await db.send(new GetCommand({ TableName: table, Key: key }))).Item!;
+    const record = String(item.record);
+    const at = record.indexOf(head.inlineState!) + 10;
+    const edited = record.slice(0, at) + (record[at] === 'A' ? 'B' : 'A') + record.slice(at + 1);
+    await db.send(new PutCommand({ TableName: table, Item: { ...item, record: edited } }));
+    const refused = await nextInvocation().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CheckpointError);
+    expect((refused as Error).message).toContain('item head is corrupt (checksum mismatch)');
   });
 });

@@ -40,9 +40,12 @@ describe('the canonical windowed count streamed into a Delta table on S3 (s3rver
     const rows = await (await new SluiceSession().read.delta(store)).collect();
     expect(canonical(rows)).toEqual(await batchResult(chunks.flat()));
     const keys = await store.list('');
-    expect(keys.filter((k) => /^_delta_log\/\d{20}\.json$/.test(k))).toHaveLength(
-      query.recentProgress.length,
-    );
+    // a log version per batch that had rows for the sink (and the one that created the table)
+    const logVersions = keys.filter((k) => /^_delta_log\/\d{20}\.json$/.test(k)).length;
+    const withRows = query.recentProgress.filter((p) => p.sink.numOutputRows > 0).length;
+    expect(logVersions).toBeGreaterThanOrEqual(withRows);
+    expect(logVersions).toBeLessThanOrEqual(withRows + 1);
+    expect(logVersions).toBeLessThan(query.recentProgress.length);
     expect(keys.some((k) => k.startsWith('category=books/part-'))).toBe(true);
   });
 
@@ -88,6 +91,9 @@ describe('the canonical windowed count streamed into a Delta table on S3 (s3rver
         (await log.readCommit(v)).flatMap((a) => ('txn' in a ? [a.txn.version] : [])),
       ),
     );
-    expect(txns.flat()).toEqual(versions);
+    // each batch with rows once, in batch order, the re-run one included
+    const batchIds = txns.flat();
+    expect(batchIds).toHaveLength(versions.length);
+    expect(batchIds).toEqual([...new Set(batchIds)].sort((a, b) => a - b));
   });
 });

@@ -44,15 +44,18 @@ async function transactions(table: string): Promise<TransactionAction[]> {
 }
 
 describe('the canonical windowed count streamed into a Delta table on the local filesystem', () => {
-  it('reads back with read.delta as the batch query computes it, one version per batch with its txn', async () => {
+  it('reads back with read.delta as the batch query computes it, one version per batch with rows, with its txn', async () => {
     const table = tempDir('sluice-delta-');
     const chunks = clickBatches();
     const queryId = await streamAll(new DeltaSink(table), chunks);
 
     expect(await readBack(table)).toEqual(await batchResult(chunks.flat()));
     const txns = await transactions(table);
-    expect(txns.length).toBeGreaterThan(chunks.length);
-    txns.forEach((txn, version) => expect(txn).toMatchObject({ appId: queryId, version }));
+    expect(txns.every((txn) => txn.appId === queryId)).toBe(true);
+    // batch ids, in order; the batches whose append output was empty (windows still open) wrote none
+    const batchIds = txns.map((t) => t.version);
+    expect(batchIds).toEqual([...new Set(batchIds)].sort((a, b) => a - b));
+    expect(batchIds.length).toBeLessThan(batchIds.at(-1)! + 1);
   });
 
   it('writes Hive-style partition directories with partitionBy and reads the same rows back', async () => {
@@ -189,8 +192,8 @@ describe('a query writing to a Delta table, killed at any step of a batch and re
 
       expect(await readBack(table)).toEqual(await batchResult(chunks.flat()));
       const versions = (await transactions(table)).map((t) => t.version);
-      // every batch once, in order: the re-run of the crashed batch added no second version
-      expect(versions).toEqual(versions.map((_, i) => i));
+      // every batch with rows once, in order: the re-run of the crashed batch added no second version
+      expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
       const firstRerun = second.recentProgress[0].batchId;
       expect(firstRerun).toBe(step === 'commit' ? crashed + 1 : crashed);
     });

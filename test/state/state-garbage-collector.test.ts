@@ -9,7 +9,7 @@ import {
   SluiceSession,
 } from '../../core/index.js';
 import { collectStateGarbage } from '../../core/state/state-garbage-collector.js';
-import { StateRepository } from '../../core/state/state-repository.js';
+import { StateRepository, stateVersionRefOf } from '../../core/state/state-repository.js';
 import { stateStoreId } from '../../core/state/state-store-id.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -23,6 +23,7 @@ async function runBatches(
   checkpoint: string,
   batches: number,
   crashAfter?: { step: BatchStep; batchId: number },
+  inlineStateMaxBytes = 0,
 ) {
   const session = new SluiceSession();
   const input = session.memoryStream('k STRING');
@@ -34,6 +35,7 @@ async function runBatches(
       .option('checkpointLocation', checkpoint)
       .option('numStatePartitions', 2)
       .option('snapshotInterval', 3)
+      .option('inlineStateMaxBytes', inlineStateMaxBytes)
       .afterStep((step, batchId) => {
         if (crashAfter && step === crashAfter.step && batchId === crashAfter.batchId) {
           crashAfter = undefined;
@@ -73,11 +75,31 @@ describe('state garbage collection', () => {
     const head = (await checkpointStore.latestCommit())!;
     for (const batchId of [head.batchId - 2, head.batchId - 1, head.batchId]) {
       const commit = (await checkpointStore.getCommit(batchId))!;
-      const { stores } = await repository.load(commit.stateManifest, [stateStoreId(0)]);
+      const { stores } = await repository.load(stateVersionRefOf(commit), [stateStoreId(0)]);
       expect(stores.get('0')!.size).toBeGreaterThan(0);
     }
     const manifests = after.filter((f) => f.includes('manifests'));
     expect(manifests).toHaveLength(3);
+  });
+
+  it('keeps the snapshots that versions carried by their commits name, and deletes the rest', async () => {
+    const checkpoint = tempDir();
+    await runBatches(checkpoint, 14, { step: 'persist', batchId: 6 }, 32 * 1024);
+    const store = new LocalDirectoryStore(checkpoint);
+    const checkpointStore = new FileCheckpointStore(store);
+    const repository = new StateRepository(store, 2, 3);
+    expect(stateFiles(checkpoint).filter((f) => f.includes('manifests'))).toEqual([]);
+    const before = stateFiles(checkpoint);
+    const result = await collectStateGarbage(checkpointStore, store, repository, 3);
+    expect(result.deleted).toBeGreaterThan(0);
+    expect(result.deleted).toBe(before.length - stateFiles(checkpoint).length);
+    const head = (await checkpointStore.latestCommit())!;
+    for (const batchId of [head.batchId - 2, head.batchId - 1, head.batchId]) {
+      const commit = (await checkpointStore.getCommit(batchId))!;
+      expect(commit.inlineState).toBeDefined();
+      const { stores } = await repository.load(stateVersionRefOf(commit), [stateStoreId(0)]);
+      expect(stores.get('0')!.size).toBe(5);
+    }
   });
 
   it('keeps the version that batches which changed no state name, however old the batch that wrote it', async () => {
@@ -93,6 +115,7 @@ describe('state garbage collection', () => {
       .format('memory')
       .option('checkpointLocation', checkpoint)
       .option('numStatePartitions', 2)
+      .option('inlineStateMaxBytes', 0)
       .start();
     for (const k of ['a', 'b', 'noise', 'noise', 'noise', 'noise', 'noise']) {
       input.addData([{ k }]);
@@ -107,7 +130,7 @@ describe('state garbage collection', () => {
     expect(result.deleted).toBe(1);
     const head = (await checkpointStore.latestCommit())!;
     expect(head).toMatchObject({ batchId: 6, stateVersion: 1 });
-    const { stores } = await repository.load(head.stateManifest, [stateStoreId(0)], 1);
+    const { stores } = await repository.load(stateVersionRefOf(head), [stateStoreId(0)]);
     expect([...stores.get('0')!.entries()].map(([, v]) => (v as unknown[][])[0])).toEqual(
       expect.arrayContaining([['a'], ['b']]),
     );

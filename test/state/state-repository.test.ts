@@ -111,7 +111,7 @@ describe('StateRepository', () => {
             .size +
           1,
       );
-      const loaded = await repository.load(v0.manifestKey, storeIds(2));
+      const loaded = await repository.load(v0.version, storeIds(2));
       expect(contents(loaded.stores.get('0')!)).toEqual(new Map([['k', 'operator 0']]));
       expect(contents(loaded.stores.get('1')!)).toEqual(
         new Map<string, unknown>([
@@ -151,7 +151,7 @@ describe('StateRepository', () => {
       for (let i = 0; i < 50; i += 2) state.remove(`n${i}`);
       const v1 = await repository.persist(1, 'b', manifest, stores);
 
-      const loaded = await repository.load(v1.manifestKey, storeIds(1));
+      const loaded = await repository.load(v1.version, storeIds(1));
       expect(loaded.stores.get('0')!.size).toBe(state.size);
       expect(contents(loaded.stores.get('0')!)).toEqual(contents(state));
       expect(loaded.stores.get('0')!.get('doomed')).toBeUndefined();
@@ -167,9 +167,9 @@ describe('StateRepository', () => {
       stores.get('0')!.put('k', 'v1');
       stores.get('0')!.put('k2', 'new');
       await repository.persist(1, 'b', v0.manifest, stores);
-      expect(
-        contents((await repository.load(v0.manifestKey, storeIds(1))).stores.get('0')!),
-      ).toEqual(new Map([['k', 'v0']]));
+      expect(contents((await repository.load(v0.version, storeIds(1))).stores.get('0')!)).toEqual(
+        new Map([['k', 'v0']]),
+      );
     });
 
     it('gives stores with no pending changes, so persisting right after a load writes only a manifest', async () => {
@@ -177,7 +177,7 @@ describe('StateRepository', () => {
       const { manifest, stores } = await repository.load(null, storeIds(1));
       stores.get('0')!.put('k', 1);
       const v0 = await repository.persist(0, 'a', manifest, stores);
-      const loaded = await repository.load(v0.manifestKey, storeIds(1));
+      const loaded = await repository.load(v0.version, storeIds(1));
       expect((await repository.persist(1, 'b', loaded.manifest, loaded.stores)).filesWritten).toBe(
         1,
       );
@@ -235,7 +235,7 @@ describe('StateRepository', () => {
       expect(superseded).toHaveLength(2);
       for (const f of superseded) rmSync(path.join(root, f));
 
-      const loaded = await repository.load(last.manifestKey, storeIds(1));
+      const loaded = await repository.load(last.version, storeIds(1));
       expect(contents(loaded.stores.get('0')!)).toEqual(contents(stores.get('0')!));
       expect(loaded.stores.get('0')!.get(hot)).toBe(3);
       expect(loaded.stores.get('0')!.get(sibling)).toBe('after the snapshot');
@@ -250,9 +250,7 @@ describe('StateRepository', () => {
       stores.get('0')!.put(keys[0], 'changed');
       const v1 = await repository.persist(1, 'b', v0.manifest, stores);
       rmSync(path.join(root, partitionFiles(v0.manifest, 0).snapshot!));
-      expect(
-        contents((await repository.load(v1.manifestKey, storeIds(1))).stores.get('0')!),
-      ).toEqual(
+      expect(contents((await repository.load(v1.version, storeIds(1))).stores.get('0')!)).toEqual(
         new Map([
           [keys[0], 'changed'],
           [keys[1], keys[1]],
@@ -270,7 +268,7 @@ describe('StateRepository', () => {
       const v0 = await repository.persist(0, 'base', empty, stores);
 
       // attempt A of batch 1 persists, then dies before committing
-      const a = await repository.load(v0.manifestKey, storeIds(1));
+      const a = await repository.load(v0.version, storeIds(1));
       a.stores.get('0')!.put('k', 'attempt A');
       const persistedA = await repository.persist(1, 'attemptA', a.manifest, a.stores);
       const filesOfA = filesUnder(root).filter((f) => f.includes('attemptA'));
@@ -278,17 +276,17 @@ describe('StateRepository', () => {
       const bytesOfA = filesOfA.map((f) => readFileSync(path.join(root, f)));
 
       // attempt B re-runs batch 1 from the same version and computes something else
-      const b = await repository.load(v0.manifestKey, storeIds(1));
+      const b = await repository.load(v0.version, storeIds(1));
       b.stores.get('0')!.put('k', 'attempt B');
       const persistedB = await repository.persist(1, 'attemptB', b.manifest, b.stores);
 
-      expect(persistedB.manifestKey).not.toBe(persistedA.manifestKey);
+      expect(persistedB.version.manifestKey!).not.toBe(persistedA.version.manifestKey!);
       expect(filesOfA.map((f) => readFileSync(path.join(root, f)))).toEqual(bytesOfA);
       expect(
-        (await repository.load(persistedA.manifestKey, storeIds(1))).stores.get('0')!.get('k'),
+        (await repository.load(persistedA.version, storeIds(1))).stores.get('0')!.get('k'),
       ).toBe('attempt A');
       expect(
-        (await repository.load(persistedB.manifestKey, storeIds(1))).stores.get('0')!.get('k'),
+        (await repository.load(persistedB.version, storeIds(1))).stores.get('0')!.get('k'),
       ).toBe('attempt B');
     });
   });
@@ -311,7 +309,7 @@ describe('StateRepository', () => {
       const lastDigit = bytes.indexOf('12345', bodyStart) + 4;
       bytes[lastDigit] ^= 0x01; // 12345 becomes 12344: still valid JSON, but not what was written
       writeFileSync(file, bytes);
-      const error = await repository.load(v0.manifestKey, storeIds(1)).catch((e: unknown) => e);
+      const error = await repository.load(v0.version, storeIds(1)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(stateFile);
       expect((error as Error).message).toContain('checksum mismatch');
@@ -320,7 +318,7 @@ describe('StateRepository', () => {
     it('fails with a CheckpointError naming the file when a state file is missing', async () => {
       const { root, repository, v0, stateFile } = await persistedVersion();
       rmSync(path.join(root, stateFile));
-      const error = await repository.load(v0.manifestKey, storeIds(1)).catch((e: unknown) => e);
+      const error = await repository.load(v0.version, storeIds(1)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(stateFile);
       expect((error as Error).message).toContain('missing');
@@ -328,54 +326,63 @@ describe('StateRepository', () => {
 
     it('fails with a CheckpointError naming the manifest when the manifest is missing or not JSON', async () => {
       const { root, repository, v0 } = await persistedVersion();
-      writeFileSync(path.join(root, v0.manifestKey), '{"formatVersion":');
-      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(CheckpointError);
-      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(v0.manifestKey);
-      await expect(repository.load('state/manifests/nope.json', storeIds(1))).rejects.toThrow(
-        /nope\.json is missing/,
+      writeFileSync(path.join(root, v0.version.manifestKey!), '{"formatVersion":');
+      await expect(repository.load(v0.version, storeIds(1))).rejects.toThrow(CheckpointError);
+      await expect(repository.load(v0.version, storeIds(1))).rejects.toThrow(
+        v0.version.manifestKey!,
       );
+      await expect(
+        repository.load({ manifestKey: 'state/manifests/nope.json' }, storeIds(1)),
+      ).rejects.toThrow(/nope\.json is missing/);
     });
 
     it('fails with a CheckpointError naming the file when a manifest or a state file header is JSON null', async () => {
       const { root, repository, v0, stateFile } = await persistedVersion();
       const body = readFileSync(path.join(root, stateFile), 'utf8').split('\n').slice(1).join('\n');
       writeFileSync(path.join(root, stateFile), `null\n${body}`);
-      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(
+      await expect(repository.load(v0.version, storeIds(1))).rejects.toThrow(
         `${stateFile} is corrupt`,
       );
-      writeFileSync(path.join(root, v0.manifestKey), 'null');
-      await expect(repository.load(v0.manifestKey, storeIds(1))).rejects.toThrow(
-        `${v0.manifestKey} is corrupt`,
+      writeFileSync(path.join(root, v0.version.manifestKey!), 'null');
+      await expect(repository.load(v0.version, storeIds(1))).rejects.toThrow(
+        `${v0.version.manifestKey!} is corrupt`,
       );
     });
 
     it('refuses a manifest whose file list had a digit edited: the checksum no longer matches', async () => {
       const { root, repository, v0, stateFile } = await persistedVersion();
-      const file = path.join(root, v0.manifestKey);
+      const file = path.join(root, v0.version.manifestKey!);
       const text = readFileSync(file, 'utf8');
       const edited = stateFile.replace(/\/(\d)\//, (_, p: string) => `/${(Number(p) + 1) % 4}/`);
       expect(text).toContain(stateFile);
       writeFileSync(file, text.replace(stateFile, edited));
-      const error = await repository.load(v0.manifestKey, storeIds(1), 0).catch((e: unknown) => e);
+      const error = await repository
+        .load({ manifestKey: v0.version.manifestKey, batchId: 0 }, storeIds(1))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(
-        `${v0.manifestKey} is corrupt (checksum mismatch)`,
+        `${v0.version.manifestKey!} is corrupt (checksum mismatch)`,
       );
     });
 
     it('refuses a manifest of another version than the commit that names it', async () => {
       const { repository, v0 } = await persistedVersion();
-      const error = await repository.load(v0.manifestKey, storeIds(1), 1).catch((e: unknown) => e);
+      const error = await repository
+        .load({ manifestKey: v0.version.manifestKey, batchId: 1 }, storeIds(1))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toContain(
-        `${v0.manifestKey} holds version 0 but commit 1 names it`,
+        `${v0.version.manifestKey!} holds version 0 but commit 1 names it`,
       );
     });
 
     it('still reads a manifest written before manifests were checksummed', async () => {
       const { root, repository, v0, stores } = await persistedVersion();
-      writeFileSync(path.join(root, v0.manifestKey), JSON.stringify(v0.manifest));
-      const loaded = await repository.load(v0.manifestKey, storeIds(1), 0);
+      writeFileSync(path.join(root, v0.version.manifestKey!), JSON.stringify(v0.manifest));
+      const loaded = await repository.load(
+        { manifestKey: v0.version.manifestKey, batchId: 0 },
+        storeIds(1),
+      );
       expect(contents(loaded.stores.get('0')!)).toEqual(contents(stores.get('0')!));
     });
 
@@ -388,8 +395,8 @@ describe('StateRepository', () => {
       const ours = new LocalDirectoryStore(path.join(parent, 'q1'));
       const repository = new StateRepository(ours, 4, 10);
 
-      const foreignManifest = `../q2/${theirs.manifestKey}`;
-      await expect(repository.load(foreignManifest, storeIds(1))).rejects.toThrow(
+      const foreignManifest = `../q2/${theirs.version.manifestKey!}`;
+      await expect(repository.load({ manifestKey: foreignManifest }, storeIds(1))).rejects.toThrow(
         `a commit record's state manifest holds the path "${foreignManifest}", which climbs out`,
       );
 
@@ -405,7 +412,7 @@ describe('StateRepository', () => {
         Buffer.from(JSON.stringify({ ...theirs.manifest, operators })),
       );
       const error = await repository
-        .load('state/manifests/0-b.json', storeIds(1))
+        .load({ manifestKey: 'state/manifests/0-b.json' }, storeIds(1))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnsafePathError);
       expect((error as Error).message).toContain(
@@ -416,7 +423,7 @@ describe('StateRepository', () => {
     it('refuses a manifest written with another partition count', async () => {
       const { objects, v0 } = await persistedVersion();
       const other = new StateRepository(objects, 8, 10);
-      const error = await other.load(v0.manifestKey, storeIds(1)).catch((e: unknown) => e);
+      const error = await other.load(v0.version, storeIds(1)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CheckpointError);
       expect((error as Error).message).toMatch(/has 4 partitions but the query uses 8/);
     });
@@ -434,7 +441,7 @@ describe('StateRepository with named stores', () => {
     const v0 = await repository.persist(0, 'a', manifest, stores);
     const dirs = new Set(filesUnder(root).map((f) => f.split('/').slice(0, -2).join('/')));
     expect(dirs).toEqual(new Set(['state', 'state/0', 'state/0/left', 'state/1/right']));
-    const left = await repository.load(v0.manifestKey, [stateStoreId(0, 'left')], 0);
+    const left = await repository.load(v0.version, [stateStoreId(0, 'left')]);
     expect([...left.stores.keys()]).toEqual(['0/left']);
     expect(contents(left.stores.get('0/left')!)).toEqual(new Map([['k', 'left']]));
   });

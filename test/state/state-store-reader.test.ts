@@ -23,7 +23,8 @@ import { tempDir } from '../support/temp-dir.js';
 const COUNTS_SCHEMA = 'aggregate(keys: k:string; values: count:long)';
 
 /** A checkpoint of `groupBy('k').count()` over `batches` (one batch each; `noise` rows change no state). */
-async function countsCheckpoint(batches: string[][]) {
+/** A counts query's checkpoint after `batches`; `inlineStateMaxBytes` 0 keeps its state in files. */
+async function countsCheckpoint(batches: string[][], inlineStateMaxBytes = 32 * 1024) {
   const checkpoint = tempDir();
   const session = new SluiceSession();
   const input = session.memoryStream('k STRING');
@@ -36,6 +37,7 @@ async function countsCheckpoint(batches: string[][]) {
     .format('memory')
     .option('checkpointLocation', checkpoint)
     .option('numStatePartitions', 3)
+    .option('inlineStateMaxBytes', inlineStateMaxBytes)
     .start();
   for (const keys of batches) {
     input.addData(keys.map((k) => ({ k })));
@@ -111,7 +113,7 @@ describe('reading a checkpoint state store by store', () => {
   });
 
   it('refuses a state file listed for another partition than the one it holds, naming both', async () => {
-    const { checkpoint, backend } = await countsCheckpoint([['a', 'b', 'c', 'd', 'e', 'f']]);
+    const { checkpoint, backend } = await countsCheckpoint([['a', 'b', 'c', 'd', 'e', 'f']], 0);
     const [one, two] = stateFiles(checkpoint).filter((f) => !f.startsWith('state/manifests'));
     const partitionOf = (f: string) => Number(f.split('/')[2]);
     expect(partitionOf(one)).not.toBe(partitionOf(two));
@@ -130,16 +132,17 @@ describe('reading a checkpoint state store by store', () => {
     const writer = new StateRepository(objects, 2, 10, [{ id, stateSchema: COUNTS_SCHEMA }]);
     const empty = await writer.load(null, [id]);
     empty.stores.get('0')!.put('k', 1);
-    const { manifestKey } = await writer.persist(0, 'attempt', empty.manifest, empty.stores);
+    const { version } = await writer.persist(0, 'attempt', empty.manifest, empty.stores);
+    const manifestKey = version.manifestKey!;
     const other = 'aggregate(keys: k:string; values: total:long)';
     const reader = new StateRepository(objects, 2, 10, [{ id, stateSchema: other }]);
-    await expect(reader.load(manifestKey, [id], 0)).rejects.toThrow(
+    await expect(reader.load(version, [id])).rejects.toThrow(
       `${manifestKey}, for operator 0 store 'default', holds state of ${COUNTS_SCHEMA}, but operator 0 store 'default' of this query keeps ${other}`,
     );
     // a reader that names no schema, and one that names the same, read it
     expect(
-      (await new StateRepository(objects, 2, 10).load(manifestKey, [id], 0)).stores.get('0')!.size,
+      (await new StateRepository(objects, 2, 10).load(version, [id])).stores.get('0')!.size,
     ).toBe(1);
-    expect((await writer.load(manifestKey, [id], 0)).stores.get('0')!.get('k')).toBe(1);
+    expect((await writer.load(version, [id])).stores.get('0')!.get('k')).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { type DataFrame, DEFAULT_SNAPSHOT_INTERVAL, SluiceSession } from '../../core/index.js';
 import { FileCheckpointStore } from '../../core/checkpoint/file-checkpoint-store.js';
 import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
-import { StateRepository } from '../../core/state/state-repository.js';
+import { StateRepository, stateVersionRefOf } from '../../core/state/state-repository.js';
 import { manifestEntry, stateStoreId } from '../../core/state/state-store-id.js';
 import { at } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -24,7 +24,7 @@ async function rowsInStateStore(checkpoint: string): Promise<number> {
   const head = await new FileCheckpointStore(objects).latestCommit();
   const id = stateStoreId(0);
   const repository = new StateRepository(objects, PARTITIONS, DEFAULT_SNAPSHOT_INTERVAL);
-  const { stores } = await repository.load(head!.stateManifest, [id], head!.batchId);
+  const { stores } = await repository.load(stateVersionRefOf(head!), [id]);
   return stores.get(manifestEntry(id))!.size;
 }
 

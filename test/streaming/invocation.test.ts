@@ -153,6 +153,7 @@ describe('one invocation', () => {
           numStatePartitions: 2,
           snapshotInterval: 2,
           minBatchesToRetain: 3,
+          inlineStateMaxBytes: 0,
         });
       const invoke = async () =>
         runInvocation(await start(), {

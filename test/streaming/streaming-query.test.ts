@@ -270,6 +270,7 @@ describe('sinks and checkpoints', () => {
       .option('checkpointLocation', root)
       .option('minBatchesToRetain', 3)
       .option('snapshotInterval', 2)
+      .option('inlineStateMaxBytes', 0)
       .start();
     // one batch per processAllAvailable; committing batch 9 makes maintenance due
     for (let batchId = 0; batchId < 10; batchId++) {

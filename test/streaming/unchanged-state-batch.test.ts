@@ -74,7 +74,10 @@ describe('a batch that changed no state', () => {
     const checkpoint = tempDir();
     const { input, counts } = countsWithoutNoise();
     const files = filesSnapshot(checkpoint);
-    await testStream(counts, 'complete', { checkpointLocation: checkpoint })(
+    await testStream(counts, 'complete', {
+      checkpointLocation: checkpoint,
+      writerOptions: { inlineStateMaxBytes: 0 },
+    })(
       addData(input, [{ k: 'a' }, { k: 'b' }]),
       processAllAvailable(),
       files.take,
@@ -113,7 +116,7 @@ describe('a batch that changed no state', () => {
     let before: string[] = [];
     await testStream(counts, 'complete', {
       checkpointLocation: checkpoint,
-      writerOptions: { numStatePartitions: 4 },
+      writerOptions: { numStatePartitions: 4, inlineStateMaxBytes: 0 },
     })(
       addData(input, [{ k: 'a' }, { k: 'b' }, { k: 'c' }, { k: 'd' }]),
       processAllAvailable(),

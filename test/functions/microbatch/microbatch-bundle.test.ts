@@ -207,7 +207,11 @@ describe('the micro-batch function bundle', () => {
 
         // Round 2: an invocation whose remaining time runs out during its batch (S3 writes are
         // slow) abandons the batch before its commit; the next invocation re-runs it.
-        const c = await container({ AWS_ENDPOINT_URL_S3: slowS3.endpoint });
+        // (state in S3 objects, not in the commit, so that the batch writes them)
+        const c = await container({
+          AWS_ENDPOINT_URL_S3: slowS3.endpoint,
+          SLUICE_INLINE_STATE_MAX_BYTES: '0',
+        });
         await produceRound(rounds[2]);
         slowPuts.count = 0;
         const cutOff = resultOf(
@@ -224,7 +228,10 @@ describe('the micro-batch function bundle', () => {
 
         // Round 3: an invocation killed at its timeout in the middle of its batch. The batch's
         // intent is in the checkpoint; the next invocation runs exactly that batch.
-        const d = await container({ AWS_ENDPOINT_URL_S3: slowS3.endpoint });
+        const d = await container({
+          AWS_ENDPOINT_URL_S3: slowS3.endpoint,
+          SLUICE_INLINE_STATE_MAX_BYTES: '0',
+        });
         await produceRound(rounds[3]);
         slowPuts.count = 0;
         const killed = await d.invoke(scheduledEvent(), { remainingMs: 5_000 });

@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemoryObjectStore } from '../../core/checkpoint/memory-object-store.js';
+import { CheckpointError } from '../../core/errors.js';
+import { encodeInlineState } from '../../core/state/inline-state.js';
+import type { KeyedStateStore } from '../../core/state/keyed-state-store.js';
+import {
+  type PersistResult,
+  type StateManifest,
+  StateRepository,
+  type StateVersionRef,
+  type StoresByEntry,
+} from '../../core/state/state-repository.js';
+import { stateStoreId } from '../../core/state/state-store-id.js';
+
+const PARTITIONS = 4;
+const INTERVAL = 3;
+const BUDGET = 32 * 1024;
+const ids = [stateStoreId(0), stateStoreId(1, 'right')];
+
+/** A repository over a store that counts what it is asked to write. */
+function setup(budget = BUDGET, numPartitions = PARTITIONS) {
+  const objects = new MemoryObjectStore();
+  const puts: string[] = [];
+  const put = objects.put.bind(objects);
+  objects.put = (key, bytes) => {
+    puts.push(key);
+    return put(key, bytes);
+  };
+  return {
+    objects,
+    puts,
+    repository: new StateRepository(objects, numPartitions, INTERVAL, [], budget),
+  };
+}
+
+function contents(stores: StoresByEntry): Record<string, [string, unknown][]> {
+  return Object.fromEntries(
+    [...stores].map(([entry, s]) => [entry, [...s.entries()].sort(([a], [b]) => (a < b ? -1 : 1))]),
+  );
+}
+
+/** Persists batch `batchId` after `change` and returns what it wrote and the version. */
+async function persistBatch(
+  repository: StateRepository,
+  state: { manifest: StateManifest; stores: StoresByEntry },
+  batchId: number,
+  change: (stores: StoresByEntry) => void,
+): Promise<PersistResult> {
+  change(state.stores);
+  const persisted = await repository.persist(batchId, `a${batchId}`, state.manifest, state.stores);
+  state.manifest = persisted.manifest;
+  return persisted;
+}
+
+const store = (stores: StoresByEntry, entry: string): KeyedStateStore => stores.get(entry)!;
+
+describe('state carried by the commit', () => {
+  it('writes no object for a small version, and a cold load of it holds every put, delete and value type', async () => {
+    const { repository, puts } = setup();
+    const state = await repository.load(null, ids);
+    const v0 = await persistBatch(repository, state, 0, (s) => {
+      store(s, '0').put('a', new Map([['x', new Set([1, 2])]]));
+      store(s, '0').put('z', -0);
+      store(s, '0').put('b', Infinity);
+      store(s, '1/right').put('c', new Uint8Array([1, 2]));
+    });
+    const v1 = await persistBatch(repository, state, 1, (s) => {
+      store(s, '0').remove('b');
+      store(s, '0').put('d', 'new');
+    });
+    expect(puts.filter((k) => k.includes('/manifests/'))).toEqual([]);
+    expect(v0.version).toMatchObject({ manifestKey: null, batchId: 0 });
+    expect(v1.version.inlineState!.length).toBeLessThanOrEqual(BUDGET);
+    const cold = await repository.load(v1.version, ids);
+    expect(contents(cold.stores)).toEqual(contents(state.stores));
+    expect(store(cold.stores, '0').get('a')).toEqual(new Map([['x', new Set([1, 2])]]));
+    expect(Object.is(store(cold.stores, '0').get('z'), -0)).toBe(true);
+    // the earlier version still loads as it was
+    const earlier = await repository.load(v0.version, ids);
+    expect(store(earlier.stores, '0').get('b')).toBe(Infinity);
+    expect(store(earlier.stores, '0').get('d')).toBeUndefined();
+  });
+
+  it('merges a key changed in every batch into one inline change', async () => {
+    const { repository } = setup(BUDGET, 1);
+    const state = await repository.load(null, [ids[0]]);
+    let last: PersistResult | undefined;
+    // batch 0 is the only partition's turn; the next turn comes INTERVAL batches later
+    for (let b = 1; b < INTERVAL; b++)
+      last = await persistBatch(repository, state, b, (s) => store(s, '0').put('k', b));
+    expect(last!.manifest.operators['0'][0].inline).toEqual([['k', INTERVAL - 1]]);
+  });
+
+  it('snapshots one partition per batch, in turns, so every partition gets its snapshot within the period', async () => {
+    const { repository, puts } = setup();
+    const state = await repository.load(null, ids);
+    const slots = ids.length * PARTITIONS;
+    const perBatch: number[] = [];
+    for (let b = 0; b < 2 * slots; b++) {
+      const before = puts.length;
+      // every partition of both stores changes in every batch
+      await persistBatch(repository, state, b, (s) => {
+        for (let k = 0; k < 40; k++) {
+          store(s, '0').put(`k${k}`, b);
+          store(s, '1/right').put(`k${k}`, -b);
+        }
+      });
+      perBatch.push(puts.length - before);
+    }
+    expect(Math.max(...perBatch)).toBe(1);
+    expect(new Set(puts).size).toBe(puts.length);
+    const snapshotted = new Set(puts.map((k) => k.split('/').slice(1, -1).join('/')));
+    expect(snapshotted.size).toBe(slots);
+  });
+
+  it('spills every inline change to delta files when the commit would exceed its budget, and still loads', async () => {
+    const { repository, puts } = setup(600);
+    const state = await repository.load(null, [ids[0]]);
+    const small = await persistBatch(repository, state, 1, (s) => store(s, '0').put('a', 1));
+    expect(puts).toEqual([]);
+    expect(small.version.inlineState).toBeDefined();
+    const big = await persistBatch(repository, state, 2, (s) => {
+      for (let k = 0; k < 200; k++) store(s, '0').put(`key-${k}-${'x'.repeat(k % 7)}`, k * 7919);
+    });
+    expect(puts.length).toBeGreaterThan(0);
+    // the inline changes became delta files (the partition whose turn it is, a snapshot)
+    expect(puts.filter((k) => k.endsWith('.delta')).length).toBeGreaterThan(0);
+    expect(puts.every((k) => /\.(delta|snapshot)$/.test(k))).toBe(true);
+    expect(big.version.inlineState!.length).toBeLessThanOrEqual(600);
+    for (const files of big.manifest.operators['0']) expect(files.inline ?? []).toEqual([]);
+    const cold = await repository.load(big.version, [ids[0]]);
+    expect(contents(cold.stores)).toEqual(contents(state.stores));
+  });
+
+  it('writes the manifest as an object when even the manifest alone exceeds the budget', async () => {
+    const { repository, puts } = setup(16);
+    const state = await repository.load(null, [ids[0]]);
+    const v = await persistBatch(repository, state, 1, (s) => store(s, '0').put('a', 1));
+    expect(v.version.inlineState).toBeUndefined();
+    expect(v.version.manifestKey).toMatch(/^state\/manifests\//);
+    expect(puts).toContain(v.version.manifestKey);
+    expect(store((await repository.load(v.version, [ids[0]])).stores, '0').get('a')).toBe(1);
+  });
+
+  it('refuses a commit whose carried state does not decompress, or is the version of another batch', async () => {
+    const { repository } = setup();
+    const state = await repository.load(null, [ids[0]]);
+    const v = await persistBatch(repository, state, 3, (s) => store(s, '0').put('a', 1));
+    const damaged: StateVersionRef = { ...v.version, inlineState: `A${v.version.inlineState!}` };
+    await expect(repository.load(damaged, [ids[0]])).rejects.toThrow(CheckpointError);
+    await expect(repository.load(damaged, [ids[0]])).rejects.toThrow(
+      'The state carried by the commit record of batch 3 does not decompress',
+    );
+    const moved = { ...v.version, batchId: 4 };
+    await expect(repository.load(moved, [ids[0]])).rejects.toThrow(
+      'holds version 3 but commit 4 names it',
+    );
+    const notManifest = { ...v.version, inlineState: encodeInlineState({ formatVersion: 9 }) };
+    await expect(repository.load(notManifest, [ids[0]])).rejects.toThrow(
+      'unknown format version 9',
+    );
+  });
+
+  it('loads, after any sequence of batches, exactly the state it persisted, within the budget', async () => {
+    const op = fc.record({
+      key: fc.constantFrom(...Array.from({ length: 30 }, (_, i) => `k${i}`)),
+      value: fc.option(fc.integer(), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(op, { maxLength: 25 }), { minLength: 1, maxLength: 12 }),
+        fc.constantFrom(400, 2_000, BUDGET),
+        async (batches, budget) => {
+          const { repository } = setup(budget);
+          const state = await repository.load(null, [ids[0]]);
+          for (const [b, ops] of batches.entries()) {
+            const v = await persistBatch(repository, state, b, (s) => {
+              for (const { key, value } of ops) {
+                if (value === undefined) store(s, '0').remove(key);
+                else store(s, '0').put(key, value);
+              }
+            });
+            if (v.version.inlineState)
+              expect(v.version.inlineState.length).toBeLessThanOrEqual(budget);
+            const cold = await repository.load(v.version, [ids[0]]);
+            expect(contents(cold.stores)).toEqual(contents(state.stores));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
