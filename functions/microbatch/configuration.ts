@@ -168,6 +168,7 @@ export interface MicroBatchConfig {
    * CloudWatch custom metric, billed by the month.
    */
   readonly detailedMetrics: boolean;
+  /**
    * The most bytes of state changes a commit carries (the writer's option inlineStateMaxBytes); 0
    * keeps state in S3 objects only. Absent: the writer's default.
    */

@@ -50,7 +50,7 @@ export async function awsBackend(
  */
 export async function stalledAwsBackend(
   queryId: string,
-): Promise<CheckpointBackend & { stateObjects: S3ObjectStore }> {
+): Promise<CheckpointBackend & { stateObjects: S3ObjectStore; tableName: string }> {
   const backend = await awsBackend(queryId);
   const checkpoint = Object.assign(Object.create(backend.checkpoint) as CheckpointStore, {
     renewLease: undefined,
