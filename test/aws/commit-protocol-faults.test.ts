@@ -91,10 +91,11 @@ const FAULTS: readonly ProtocolFault[] = [
     fault: { matches: s3Request('PUT', DELTA_LOG), action: DROP_AFTER_FORWARD },
   },
   {
-    name: 'a dropped connection after a state manifest write',
+    // the manifest rides in the commit, so the state objects on S3 are the partitions' snapshots
+    name: 'a dropped connection after a state file write',
     expected: 'absorbed',
     service: 's3',
-    fault: { matches: s3Request('PUT', /\/state\/manifests\//), action: DROP_AFTER_FORWARD },
+    fault: { matches: s3Request('PUT', STATE_FILE), action: DROP_AFTER_FORWARD },
   },
   {
     name: 'slow answers to the first reads',
@@ -244,14 +245,15 @@ describe('the commit protocol through injected AWS faults', () => {
         ]);
         const rows = await (await new SluiceSession().read.delta(tableAt())).collect();
         expect(canonical(rows)).toEqual(await batchResult(chunks.flat()));
-        // each committed batch is one Delta version, whatever was retried or re-run
+        // each committed batch is at most one Delta version (none when it had no rows), whatever
+        // was retried or re-run
         const committed = await new DynamoDbCheckpointStore({
           client: dynamoClient(),
           tableName: table,
           queryId,
         }).latestCommit();
         const versions = await DeltaLog.at(tableAt()).versions();
-        expect(versions).toHaveLength(committed!.batchId + 1);
+        expect(versions.length).toBeLessThanOrEqual(committed!.batchId + 1);
         // exactly the invocations the fault outlasted failed, each with a retriable error
         expect(outcomes.filter((o) => o !== 'idle')).toHaveLength(expected === 'absorbed' ? 0 : 1);
       } catch (e) {
