@@ -21,6 +21,7 @@ import { type ColumnBuilder, StructBuilder } from '../columnar/column-builder.js
 import type { DataType, StructType } from '../types/data-types.js';
 import { parseTimestamp, parseTimestampSlice } from '../types/timestamp-text.js';
 import { MICROS } from '../types/time-units.js';
+import { JsonStringCache } from './json-string-cache.js';
 import { JSON_CODES, type JsonTextCursor, keyToken, LEAVE_FAST_PATH } from './json-text-cursor.js';
 import { compileJsonReader, JsonTypeMismatch } from './json-value.js';
 
@@ -258,14 +259,18 @@ function atomicDecoder(t: DataType, slot: number, read: boolean): ValueDecoder {
   }
 }
 
-/** A string takes any value, keeping a non-string as its JSON text, as `from_json` does. */
+/**
+ * A string takes any value, keeping a non-string as its JSON text, as `from_json` does. Its
+ * strings come from the field's cache, so a repeated value is not sliced again.
+ */
 function stringDecoder(slot: number): ValueDecoder {
+  const cache = new JsonStringCache();
   return (cursor, slots) => {
     const c = cursor.codeAt(cursor.pos);
     let value: string;
     if (c === quote) {
       cursor.readString();
-      value = cursor.stringValue();
+      value = cache.valueOf(cursor);
     } else if (c === lowerT || c === lowerF) {
       value = cursor.readBoolean() ? 'true' : 'false';
     } else if (c === minus || (c >= zero && c <= nine)) {
