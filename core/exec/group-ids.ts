@@ -70,34 +70,65 @@ function dictionaryCodes(column: Extract<Column, { kind: 'dictionary' }>): KeyCo
  * Codes for window starts (`hasWindow[i]` 0 where the row has no window): the window's index from
  * the batch's first window when the starts are `slide` apart and span a modest range, else one
  * code per distinct start.
+ *
+ * Each pass over the rows is a function of its own: the function runs once per batch, so V8
+ * optimizes its loops mid-run (on-stack replacement), and code after a loop that had not run yet
+ * made the optimized code bail out at every batch, leaving the next batch to the interpreter.
  */
 export function windowCodes(starts: Float64Array, hasWindow: Uint8Array, slide: number): KeyCodes {
-  const n = starts.length;
+  const min = smallestStart(starts, hasWindow);
+  const span = (largestStart(starts, hasWindow) - min) / slide;
+  const codes = new Int32Array(starts.length);
+  if (span >= 0 && span < DENSE_LIMIT && alignedCodes(starts, hasWindow, min, slide, codes)) {
+    return { codes, cardinality: span + 1 };
+  }
+  return { codes, cardinality: distinctStartCodes(starts, hasWindow, codes) };
+}
+
+/** The earliest start of a row that has a window (Infinity when none has). */
+function smallestStart(starts: Float64Array, hasWindow: Uint8Array): number {
   let min = Infinity;
+  for (let i = 0; i < starts.length; i++)
+    if (hasWindow[i] === 1 && starts[i] < min) min = starts[i];
+  return min;
+}
+
+/** The latest start of a row that has a window (-Infinity when none has). */
+function largestStart(starts: Float64Array, hasWindow: Uint8Array): number {
   let max = -Infinity;
-  let aligned = true;
-  for (let i = 0; i < n; i++) {
-    if (hasWindow[i] === 0) continue;
-    const s = starts[i];
-    if (s < min) min = s;
-    if (s > max) max = s;
-  }
-  const codes = new Int32Array(n);
-  const span = (max - min) / slide;
-  if (min <= max && span < DENSE_LIMIT) {
-    for (let i = 0; i < n && aligned; i++) {
-      if (hasWindow[i] === 0) {
-        codes[i] = -1;
-        continue;
-      }
-      const index = (starts[i] - min) / slide;
-      aligned = Number.isInteger(index);
-      codes[i] = index;
+  for (let i = 0; i < starts.length; i++)
+    if (hasWindow[i] === 1 && starts[i] > max) max = starts[i];
+  return max;
+}
+
+/** Writes each start's window index from `min` into `codes`; false when a start is not `slide`-aligned. */
+function alignedCodes(
+  starts: Float64Array,
+  hasWindow: Uint8Array,
+  min: number,
+  slide: number,
+  codes: Int32Array,
+): boolean {
+  for (let i = 0; i < starts.length; i++) {
+    if (hasWindow[i] === 0) {
+      codes[i] = -1;
+      continue;
     }
-    if (aligned) return { codes, cardinality: span + 1 };
+    const index = (starts[i] - min) / slide;
+    if (!Number.isInteger(index)) return false;
+    codes[i] = index;
   }
+  return true;
+}
+
+/** Writes one code per distinct start into `codes`; returns how many there are. */
+function distinctStartCodes(
+  starts: Float64Array,
+  hasWindow: Uint8Array,
+  codes: Int32Array,
+): number {
   const ids = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < starts.length; i++) {
     if (hasWindow[i] === 0) {
       codes[i] = -1;
       continue;
@@ -109,7 +140,7 @@ export function windowCodes(starts: Float64Array, hasWindow: Uint8Array, slide: 
     }
     codes[i] = id;
   }
-  return { codes, cardinality: ids.size };
+  return ids.size;
 }
 
 /** The groups of `numRows` rows keyed by `keys` (no keys: one group of every row). */
@@ -122,53 +153,75 @@ export function batchGroups(keys: readonly KeyCodes[], numRows: number): BatchGr
       composite = Float64Array.from(renumbered.groupOfRow);
       bound = renumbered.firstRow.length;
     }
-    const codes = key.codes;
-    for (let i = 0; i < numRows; i++) {
-      composite[i] =
-        composite[i] < 0 || codes[i] < 0 ? -1 : composite[i] * key.cardinality + codes[i];
-    }
+    combine(composite, key);
     bound *= key.cardinality;
   }
   return renumber(composite, bound);
 }
 
-/** Dense ids in order of first row for composite codes below `bound` (-1: no group). */
-function renumber(composite: Float64Array, bound: number): BatchGroups {
-  const n = composite.length;
-  const groupOfRow = new Int32Array(n);
-  const firstRows: number[] = [];
-  if (bound <= DENSE_LIMIT) {
-    const ids = new Int32Array(Math.max(bound, 1)).fill(-1);
-    for (let i = 0; i < n; i++) {
-      const c = composite[i];
-      if (c < 0) {
-        groupOfRow[i] = -1;
-        continue;
-      }
-      let id = ids[c];
-      if (id === -1) {
-        id = firstRows.length;
-        ids[c] = id;
-        firstRows.push(i);
-      }
-      groupOfRow[i] = id;
-    }
-  } else {
-    const ids = new Map<number, number>();
-    for (let i = 0; i < n; i++) {
-      const c = composite[i];
-      if (c < 0) {
-        groupOfRow[i] = -1;
-        continue;
-      }
-      let id = ids.get(c);
-      if (id === undefined) {
-        id = firstRows.length;
-        ids.set(c, id);
-        firstRows.push(i);
-      }
-      groupOfRow[i] = id;
-    }
+/** Folds `key`'s codes into the composite codes (-1 stays -1, and a row without a code becomes -1). */
+function combine(composite: Float64Array, key: KeyCodes): void {
+  const { codes, cardinality } = key;
+  for (let i = 0; i < composite.length; i++) {
+    composite[i] = composite[i] < 0 || codes[i] < 0 ? -1 : composite[i] * cardinality + codes[i];
   }
+}
+
+/**
+ * Dense ids in order of first row for composite codes below `bound` (-1: no group). Its loops are
+ * functions of their own, for the reason windowCodes gives.
+ */
+function renumber(composite: Float64Array, bound: number): BatchGroups {
+  const groupOfRow = new Int32Array(composite.length);
+  const firstRows: number[] = [];
+  if (bound <= DENSE_LIMIT) renumberDense(composite, bound, groupOfRow, firstRows);
+  else renumberSparse(composite, groupOfRow, firstRows);
   return { groupOfRow, firstRow: Int32Array.from(firstRows) };
+}
+
+/** `renumber` through an array indexed by composite code. */
+function renumberDense(
+  composite: Float64Array,
+  bound: number,
+  groupOfRow: Int32Array,
+  firstRows: number[],
+): void {
+  const ids = new Int32Array(Math.max(bound, 1)).fill(-1);
+  for (let i = 0; i < composite.length; i++) {
+    const c = composite[i];
+    if (c < 0) {
+      groupOfRow[i] = -1;
+      continue;
+    }
+    let id = ids[c];
+    if (id === -1) {
+      id = firstRows.length;
+      ids[c] = id;
+      firstRows.push(i);
+    }
+    groupOfRow[i] = id;
+  }
+}
+
+/** `renumber` through a Map, for composite codes too many for an array. */
+function renumberSparse(
+  composite: Float64Array,
+  groupOfRow: Int32Array,
+  firstRows: number[],
+): void {
+  const ids = new Map<number, number>();
+  for (let i = 0; i < composite.length; i++) {
+    const c = composite[i];
+    if (c < 0) {
+      groupOfRow[i] = -1;
+      continue;
+    }
+    let id = ids.get(c);
+    if (id === undefined) {
+      id = firstRows.length;
+      ids.set(c, id);
+      firstRows.push(i);
+    }
+    groupOfRow[i] = id;
+  }
 }

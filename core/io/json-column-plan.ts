@@ -21,7 +21,8 @@ import { type ColumnBuilder, StructBuilder } from '../columnar/column-builder.js
 import type { DataType, StructType } from '../types/data-types.js';
 import { parseTimestamp, parseTimestampSlice } from '../types/timestamp-text.js';
 import { MICROS } from '../types/time-units.js';
-import { JSON_CODES, type JsonTextCursor, LEAVE_FAST_PATH } from './json-text-cursor.js';
+import { JsonStringCache } from './json-string-cache.js';
+import { JSON_CODES, type JsonTextCursor, keyToken, LEAVE_FAST_PATH } from './json-text-cursor.js';
 import { compileJsonReader, JsonTypeMismatch } from './json-value.js';
 
 /** The values of one record, by slot. */
@@ -128,10 +129,7 @@ class PlanCompiler {
       }
       let next = 0;
       do {
-        if (cursor.codeAt(cursor.pos) !== quote) throw LEAVE_FAST_PATH;
-        cursor.readString();
-        const f = lookup.indexOfKey(cursor, next);
-        cursor.expectColon();
+        const f = lookup.readKey(cursor, next);
         if (f < 0) {
           cursor.skipValue();
         } else {
@@ -165,19 +163,43 @@ const IGNORED: CompiledValue = {
   commit: (_slots, builder) => builder.appendNull(),
 };
 
-/** Finds a key among a struct's field names, trying the field after the last one found first. */
+/**
+ * Finds a key among a struct's field names, trying the field after the last one found first:
+ * records of one producer nearly always list their keys in one order, so the expected key is
+ * matched whole, quotes and colon included, before any key is read as a string.
+ */
 class FieldLookup {
   private readonly names: readonly string[];
+  /** Each field's `"name":` text, for the whole-key match (undefined: the name needs escapes). */
+  private readonly tokens: readonly (string | undefined)[];
   /** True when two fields share a name, which the general reading handles. */
   readonly ambiguous: boolean;
 
   constructor(names: readonly string[]) {
     this.names = names;
+    this.tokens = names.map(keyToken);
     this.ambiguous = new Set(names).size !== names.length;
   }
 
+  /**
+   * Reads the key at the cursor and the colon after it, leaving the cursor at the value
+   * (whitespace skipped); returns the index of the field it names, -1 for none.
+   */
+  readKey(cursor: JsonTextCursor, next: number): number {
+    const token = next < this.tokens.length ? this.tokens[next] : undefined;
+    if (token !== undefined && cursor.skipToken(token)) {
+      cursor.skipWhitespace();
+      return next;
+    }
+    if (cursor.codeAt(cursor.pos) !== quote) throw LEAVE_FAST_PATH;
+    cursor.readString();
+    const f = this.indexOfKey(cursor, next);
+    cursor.expectColon();
+    return f;
+  }
+
   /** The index of the field named by the last string the cursor read, -1 for none. */
-  indexOfKey(cursor: JsonTextCursor, next: number): number {
+  private indexOfKey(cursor: JsonTextCursor, next: number): number {
     const names = this.names;
     if (cursor.stringEscaped || (cursor.isBytes && cursor.stringWide)) {
       return names.indexOf(cursor.stringValue());
@@ -237,14 +259,18 @@ function atomicDecoder(t: DataType, slot: number, read: boolean): ValueDecoder {
   }
 }
 
-/** A string takes any value, keeping a non-string as its JSON text, as `from_json` does. */
+/**
+ * A string takes any value, keeping a non-string as its JSON text, as `from_json` does. Its
+ * strings come from the field's cache, so a repeated value is not sliced again.
+ */
 function stringDecoder(slot: number): ValueDecoder {
+  const cache = new JsonStringCache();
   return (cursor, slots) => {
     const c = cursor.codeAt(cursor.pos);
     let value: string;
     if (c === quote) {
       cursor.readString();
-      value = cursor.stringValue();
+      value = cache.valueOf(cursor);
     } else if (c === lowerT || c === lowerF) {
       value = cursor.readBoolean() ? 'true' : 'false';
     } else if (c === minus || (c >= zero && c <= nine)) {

@@ -275,8 +275,9 @@ export function fieldValue(t: DataType, strict: boolean): fc.Arbitrary<string> {
 }
 
 /**
- * A JSON object for a struct: some of its fields in any order, keys it lacks, whitespace, and
- * (unless strict) repeated keys, where a value that does not fit may be followed by one that does.
+ * A JSON object for a struct: some of its fields in any order or (as one producer writes them) in
+ * the schema's, keys it lacks, whitespace, and (unless strict) repeated keys, where a value that
+ * does not fit may be followed by one that does.
  */
 export function objectJson(t: StructType, strict: boolean): fc.Arbitrary<string> {
   const names = new Set(t.fields.map((f) => f.name));
@@ -293,12 +294,14 @@ export function objectJson(t: StructType, strict: boolean): fc.Arbitrary<string>
   const members = strict
     ? fc.uniqueArray(member, { maxLength: 6, selector: ([name]) => name })
     : fc.array(member, { maxLength: 6 });
-  return fc
-    .tuple(members, whitespace, whitespace)
-    .map(
-      ([ms, ws1, ws2]) =>
-        `{${ws1}${ms.map(([, k, v]) => `${k}${ws2}:${ws1}${v}`).join(`${ws2},${ws1}`)}${ws2}}`,
-    );
+  const order = t.fields.map((f) => f.name);
+  const rank = (name: string) => (names.has(name) ? order.indexOf(name) : order.length);
+  const inSchemaOrder = (ms: readonly (readonly [string, string, string])[]) =>
+    [...ms].sort(([a], [b]) => rank(a) - rank(b));
+  return fc.tuple(members, fc.boolean(), whitespace, whitespace).map(([ms, sorted, ws1, ws2]) => {
+    const listed = sorted ? inSchemaOrder(ms) : ms;
+    return `{${ws1}${listed.map(([, k, v]) => `${k}${ws2}:${ws1}${v}`).join(`${ws2},${ws1}`)}${ws2}}`;
+  });
 }
 
 /** Text that is not quite a record: cut short, with garbage, comments, single quotes, a BOM, nested too deep. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonTextCursor, LEAVE_FAST_PATH } from '../../core/io/json-text-cursor.js';
+import { JsonTextCursor, keyToken, LEAVE_FAST_PATH } from '../../core/io/json-text-cursor.js';
 
 /** The cursor on `text` as a string and as UTF-8 bytes. */
 function cursors(text: string): JsonTextCursor[] {
@@ -86,4 +86,33 @@ describe('the JSON text cursor', () => {
       expect(cursor.stringIs(`${value}x`)).toBe(false);
     }
   });
+});
+
+describe('the whole-key token', () => {
+  it.each([
+    ['ts', '"ts":'],
+    ['a b', '"a b":'],
+  ])('of %j is its quoted name and colon', (name, token) => {
+    expect(keyToken(name)).toBe(token);
+  });
+
+  it.each([
+    ['"ts":1', true, 5],
+    ['"ts" :1', false, 0],
+    ['"t\\u0073":1', false, 0],
+    ['"tsx":1', false, 0],
+    ['"ts"', false, 0],
+  ])('is matched at the start of %j: %s, moving to %d', (text, matched, pos) => {
+    for (const cursor of cursors(text)) {
+      expect(cursor.skipToken('"ts":')).toBe(matched);
+      expect(cursor.pos).toBe(pos);
+    }
+  });
+
+  it.each([['a"b'], ['a\\b'], ['é'], ['\n']])(
+    'of %j does not exist: the key is read the general way',
+    (name) => {
+      expect(keyToken(name)).toBeUndefined();
+    },
+  );
 });

@@ -1,0 +1,56 @@
+/**
+ * A small cache of the strings one JSON field has decoded, looked up by the text in place: a
+ * field with few distinct values (a category, a country, an event type) then gives back the same
+ * string for each repeat, with no slice allocated, nothing for the garbage collector, and a hash
+ * V8 already holds when the dictionary builder looks the string up.
+ *
+ * Direct-mapped: a slot per cheap hash of the text (its length and three of its codes); a miss
+ * overwrites the slot, so a field of nearly all distinct values (user ids) costs one failed
+ * comparison per value and the cache never grows. A hit is checked code by code, so the cache
+ * always gives exactly the text's own string.
+ */
+import type { JsonTextCursor } from './json-text-cursor.js';
+
+/** Slots of the cache: a field with more distinct values than this mostly misses, which is only slower. */
+const SLOTS = 256;
+
+/** Strings longer than this are sliced each time: long texts rarely repeat, and comparing them costs. */
+const LONGEST_CACHED = 64;
+
+/** Decoded strings of one field, reused when its text repeats. */
+export class JsonStringCache {
+  private readonly strings = new Array<string>(SLOTS).fill('');
+
+  /** The content of the string the cursor read last, as `cursor.stringValue()` gives it. */
+  valueOf(cursor: JsonTextCursor): string {
+    const start = cursor.stringStart;
+    const length = cursor.stringEnd - start;
+    if (cursor.stringEscaped || (cursor.isBytes && cursor.stringWide) || length > LONGEST_CACHED) {
+      return cursor.stringValue();
+    }
+    const slot = slotOf(cursor, start, length);
+    const cached = this.strings[slot];
+    if (cached.length === length && matches(cursor, start, cached)) return cached;
+    const value = cursor.stringValue();
+    this.strings[slot] = value;
+    return value;
+  }
+}
+
+function slotOf(cursor: JsonTextCursor, start: number, length: number): number {
+  if (length === 0) return 0;
+  const first = cursor.codeAt(start);
+  const middle = cursor.codeAt(start + (length >> 1));
+  const last = cursor.codeAt(start + length - 1);
+  return (length * 7 + first * 31 + middle * 131 + last * 17) & (SLOTS - 1);
+}
+
+/** True when the text at `start` is `cached` (of the same length), compared in place. */
+function matches(cursor: JsonTextCursor, start: number, cached: string): boolean {
+  if (!cursor.isBytes) return cursor.text.startsWith(cached, start);
+  const bytes = cursor.bytes;
+  for (let k = 0; k < cached.length; k++) {
+    if (bytes[start + k] !== cached.charCodeAt(k)) return false;
+  }
+  return true;
+}
