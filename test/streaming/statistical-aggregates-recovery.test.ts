@@ -1,7 +1,8 @@
 /**
  * The statistical aggregates' state through crashes and restarts: a windowed aggregation and a
  * session-window aggregation killed after any step of a batch and restarted cold (their sketches,
- * summaries and moments read back from the checkpoint's state files) emit the batch query's rows.
+ * summaries and moments read back from the checkpoint's state files) emit the batch query's rows;
+ * a restart with another rsd or accuracy, which shape the state, is refused naming it.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   type BatchStep,
   col,
   collect_set,
+  type Column,
   type MemoryStream,
   percentile_approx,
   type RowObject,
@@ -18,7 +20,9 @@ import {
   variance,
   window,
 } from '../../core/index.js';
+import { CheckpointError } from '../../core/errors.js';
 import { at } from '../support/events.js';
+import { tempDir } from '../support/temp-dir.js';
 import { comparableRows } from '../support/comparable-rows.js';
 import { crashAndRestart } from '../support/crash-and-restart.js';
 
@@ -79,3 +83,42 @@ for (const [name, query] of Object.entries(queries)) {
     }
   });
 }
+
+describe('restarting a query over statistical aggregates with other parameters', () => {
+  const changes = [
+    {
+      name: "approx_count_distinct's rsd",
+      was: approx_count_distinct('amount'),
+      now: approx_count_distinct('amount', 0.01),
+      text: /now .*approx_count_distinct\(amount, 0\.01\b/,
+    },
+    {
+      name: "percentile_approx's accuracy",
+      was: percentile_approx('amount', 0.5),
+      now: percentile_approx('amount', 0.5, 100),
+      text: /now .*percentile_approx\(amount, 0\.5\S*, 100\b/,
+    },
+  ];
+  for (const c of changes) {
+    it(`is refused when ${c.name} changed, naming the aggregate it had and the one it has`, async () => {
+      const checkpoint = tempDir();
+      const session = new SluiceSession();
+      const events = session.memoryStream(SCHEMA);
+      const run = (statistic: Column) =>
+        session.readStream
+          .memory(events)
+          .groupBy('user')
+          .agg(statistic.alias('s'))
+          .writeStream.outputMode('update')
+          .option('checkpointLocation', checkpoint)
+          .start();
+      const first = await run(c.was);
+      events.addData(chunks[0]);
+      await first.processAllAvailable();
+      await first.stop();
+      const restart = run(c.now);
+      await expect(restart).rejects.toThrow(CheckpointError);
+      await expect(restart).rejects.toThrow(c.text);
+    });
+  }
+});
