@@ -74,6 +74,7 @@ export {
 } from './api/functions.js';
 export * from './api/string-functions.js';
 export * from './api/math-functions.js';
+export * from './api/statistical-functions.js';
 export * from './api/datetime-functions.js';
 export * from './api/json-functions.js';
 export { type CalendarInterval, IntervalType, intervalText } from './types/calendar-interval.js';

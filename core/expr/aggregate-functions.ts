@@ -22,6 +22,15 @@ import type { Scope } from './scope.js';
 import { encodeKey } from './group-key.js';
 import { genericKernel, kernelOf } from './kernels/generic-kernel.js';
 import type { Kernel } from './kernels/kernel.js';
+import {
+  addMoment,
+  type CentralMoments,
+  emptyMoments,
+  mergeMoments,
+  type MomentStatistic,
+  momentStatistic,
+} from './central-moments.js';
+import { bindParameterized, PARAMETERIZED } from './approximate-aggregates.js';
 
 /** A bound aggregate: how to read its input per row and how to accumulate it. */
 export interface BoundAggregate {
@@ -49,8 +58,12 @@ export interface BoundAggregate {
 
 /** Binds an aggregate call against the aggregation's input scope. */
 export function bindAggregate(call: AggregateCall, scope: Scope): BoundAggregate {
-  const args = call.args.map((a) => bindExpression(a, scope));
-  const aggregate = bindAggregateOf(call, args);
+  // An aggregate with parameters (rsd, percentage, accuracy) reads only its first argument per row.
+  const parameterized = PARAMETERIZED.has(call.fn);
+  const args = (parameterized ? call.args.slice(0, 1) : call.args).map((a) =>
+    bindExpression(a, scope),
+  );
+  const aggregate = parameterized ? bindParameterized(call, args[0]) : bindAggregateOf(call, args);
   if (args.length === 0) return { ...aggregate, fn: call.fn, distinct: call.distinct };
   return {
     ...aggregate,
@@ -62,7 +75,7 @@ export function bindAggregate(call: AggregateCall, scope: Scope): BoundAggregate
 }
 
 /** What each aggregate function adds to its bound arguments. */
-type AggregateRule = Omit<BoundAggregate, 'fn' | 'distinct' | 'inputKernel' | 'inputType'>;
+export type AggregateRule = Omit<BoundAggregate, 'fn' | 'distinct' | 'inputKernel' | 'inputType'>;
 
 function bindAggregateOf(call: AggregateCall, args: BoundExpression[]): AggregateRule {
   const name = expressionName(call);
@@ -86,7 +99,19 @@ function bindAggregateOf(call: AggregateCall, args: BoundExpression[]): Aggregat
       return bindFirstLast(name, arg, call.fn, call.ignoreNulls ?? false);
     case 'collect_list':
       return bindCollectList(name, arg);
+    case 'collect_set':
+      return bindCollectSet(name, arg);
+    case 'stddev':
+    case 'stddev_samp':
+      return bindMoments(name, arg, 'stddev_samp');
+    case 'variance':
+    case 'var_samp':
+      return bindMoments(name, arg, 'var_samp');
+    case 'stddev_pop':
+    case 'var_pop':
+      return bindMoments(name, arg, call.fn);
   }
+  throw new AnalysisError(`${name} is not an aggregate function.`);
 }
 
 function bindCount(name: string, args: BoundExpression[], distinct: boolean): AggregateRule {
@@ -125,6 +150,7 @@ function bindCount(name: string, args: BoundExpression[], distinct: boolean): Ag
   };
 }
 
+/** Checks that an aggregate's input is numeric (or untyped null), as Spark's implicit casts need. */
 function requireNumeric(name: string, arg: BoundExpression): void {
   if (!isNumeric(arg.dataType) && arg.dataType.kind !== 'null') {
     throw new AnalysisError(
@@ -252,5 +278,57 @@ function bindCollectList(name: string, arg: BoundExpression): AggregateRule {
       return a;
     },
     result: (acc) => acc,
+  };
+}
+
+/**
+ * collect_set: the distinct non-null values, in first-seen order (Spark leaves the order
+ * unspecified). The accumulator maps each value's key to the value, so equal values of different
+ * identity (structs, arrays) count once.
+ */
+function bindCollectSet(name: string, arg: BoundExpression): AggregateRule {
+  if (arg.dataType.kind === 'map') {
+    throw new AnalysisError(
+      `${name} cannot collect map values (Spark refuses them: maps have no equality); collect a key or a struct instead.`,
+    );
+  }
+  return {
+    name,
+    dataType: ArrayOf(arg.dataType, false),
+    nullable: false,
+    input: arg.eval,
+    init: () => new Map<string, unknown>(),
+    update: (acc, v) => {
+      if (v === null) return acc;
+      const key = encodeKey([v]);
+      const set = acc as Map<string, unknown>;
+      if (!set.has(key)) set.set(key, v);
+      return set;
+    },
+    merge: (a, b) => {
+      const set = a as Map<string, unknown>;
+      for (const [key, v] of b as Map<string, unknown>) if (!set.has(key)) set.set(key, v);
+      return set;
+    },
+    result: (acc) => [...(acc as Map<string, unknown>).values()],
+  };
+}
+
+/** The variance family: (n, mean, M2) moments of the values as doubles, read at output. */
+function bindMoments(
+  name: string,
+  arg: BoundExpression,
+  statistic: MomentStatistic,
+): AggregateRule {
+  requireNumeric(name, arg);
+  return {
+    name,
+    dataType: DoubleType,
+    nullable: true,
+    input: arg.eval,
+    init: emptyMoments,
+    update: (acc, v) => (v === null ? acc : addMoment(acc as CentralMoments, v as number)),
+    merge: (a, b) => mergeMoments(a as CentralMoments, b as CentralMoments),
+    result: (acc) => momentStatistic(acc as CentralMoments, statistic),
   };
 }

@@ -12,6 +12,7 @@ export function expressionName(e: Expression): string {
       return e.path[e.path.length - 1];
     case 'literal':
       if (e.value === null) return 'NULL';
+      if (Array.isArray(e.value)) return `array(${e.value.map(String).join(', ')})`;
       return e.dataType.kind === 'interval'
         ? `INTERVAL '${intervalText(e.value as CalendarInterval)}'`
         : String(e.value);
@@ -32,7 +33,9 @@ export function expressionName(e: Expression): string {
     case 'call':
       return `${e.name}(${e.args.map(expressionName).join(', ')})`;
     case 'aggregate': {
-      const args = e.args.length === 0 ? '1' : e.args.map(expressionName).join(', ');
+      // approx_count_distinct's rsd is a parameter of the sketch, not a child, so Spark leaves it out
+      const named = e.fn === 'approx_count_distinct' ? e.args.slice(0, 1) : e.args;
+      const args = named.length === 0 ? '1' : named.map(expressionName).join(', ');
       return `${e.fn}(${e.distinct ? 'DISTINCT ' : ''}${args})`;
     }
     case 'window':

@@ -10,7 +10,23 @@ export type BinaryOperator =
 
 /** The aggregate functions of `groupBy().agg()`. */
 export type AggregateFunctionName =
-  'count' | 'sum' | 'avg' | 'min' | 'max' | 'first' | 'last' | 'collect_list';
+  | 'count'
+  | 'sum'
+  | 'avg'
+  | 'min'
+  | 'max'
+  | 'first'
+  | 'last'
+  | 'collect_list'
+  | 'collect_set'
+  | 'approx_count_distinct'
+  | 'percentile_approx'
+  | 'stddev'
+  | 'stddev_samp'
+  | 'stddev_pop'
+  | 'variance'
+  | 'var_samp'
+  | 'var_pop';
 
 /** Any expression. */
 export type Expression =

@@ -45,7 +45,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
   checkOperatorsAboveAggregation(plan, aggregates, mode);
   checkChainedStatefulOperators(plan, mode);
   for (const node of allNodes(plan)) checkNode(node, mode);
-  checkStatefulOperatorsAboveJoins(plan, mode);
+  checkAggregationsOverJoins(plan, mode);
 }
 
 /**
@@ -279,7 +279,8 @@ const JOIN_NAMES: Record<Join['joinType'], string> = {
  * evict the side whose unmatched rows they emit (a left semi join's left side), since those rows
  * are emitted when no match can come any more: a watermark on a join key, or a watermark on the
  * other side with a time range that bounds the preserved side's time. Left anti joins are refused.
- * A stateful operator above or below the join is refused too: chains are not supported yet.
+ * A stateful operator below the join is refused (an aggregation above an inner join is allowed:
+ * checkAggregationsOverJoins).
  */
 function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   const name = JOIN_NAMES[node.joinType];
@@ -317,13 +318,21 @@ function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   }
 }
 
-/** An aggregation or a join over a join of two streams: a chain, not supported yet. */
-function checkStatefulOperatorsAboveJoins(plan: LogicalPlan, mode: OutputMode): void {
+/**
+ * A streaming aggregation over a join of two streams runs in append mode over an inner join, as
+ * Spark 3.5 allows; over an outer or semi join it is refused until the rows such a join emits at
+ * eviction are proven to stay above the late-rows watermark of the aggregation.
+ */
+function checkAggregationsOverJoins(plan: LogicalPlan, mode: OutputMode): void {
   for (const node of allNodes(plan)) {
-    const stateful = (node.kind === 'aggregate' && node.isStreaming) || isStreamStreamJoin(node);
-    if (!stateful || !allNodes(node).slice(1).some(isStreamStreamJoin)) continue;
+    if (node.kind !== 'aggregate' || !node.isStreaming) continue;
+    const join = allNodes(node)
+      .slice(1)
+      .find((n): n is Join => isStreamStreamJoin(n) && (n as Join).joinType !== 'inner');
+    if (!join) continue;
     throw new UnsupportedOperationError(
-      `A ${node.kind === 'join' ? 'stream-stream join' : 'streaming aggregation'} over a stream-stream join is not supported yet (mode: ${mode}); write the join's result to a sink and read it as a stream.`,
+      `A streaming aggregation over a stream-stream ${JOIN_NAMES[join.joinType]} join is not supported yet (operator: ${operatorText(node)}, mode: ${mode}); ` +
+        "only an inner join can feed an aggregation. Use an inner join, or write the join's result to a sink and read it as a stream.",
     );
   }
 }

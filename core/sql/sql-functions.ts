@@ -11,6 +11,8 @@
 import { Column } from '../api/column.js';
 import { session_window, window } from '../api/functions.js';
 import { from_json } from '../api/json-functions.js';
+import { toLiteral } from '../api/literal.js';
+import { DEFAULT_ACCURACY } from '../expr/approximate-aggregates.js';
 import { AnalysisError } from '../errors.js';
 import type { AggregateFunctionName, Expression } from '../expr/expression.js';
 import { closestName } from '../expr/closest-name.js';
@@ -45,6 +47,23 @@ const AGGREGATES: Readonly<Record<string, AggregateFunctionName>> = {
   first: 'first',
   last: 'last',
   collect_list: 'collect_list',
+  collect_set: 'collect_set',
+  approx_count_distinct: 'approx_count_distinct',
+  percentile_approx: 'percentile_approx',
+  approx_percentile: 'percentile_approx',
+  stddev: 'stddev',
+  std: 'stddev',
+  stddev_samp: 'stddev_samp',
+  stddev_pop: 'stddev_pop',
+  variance: 'variance',
+  var_samp: 'var_samp',
+  var_pop: 'var_pop',
+};
+
+/** Aggregates with constant parameters after the column: how many arguments each takes. */
+const PARAMETER_ARITY: Partial<Record<AggregateFunctionName, readonly [number, number]>> = {
+  approx_count_distinct: [1, 2],
+  percentile_approx: [2, 3],
 };
 
 const SPECIAL: Readonly<Record<string, CallBuilder>> = {
@@ -128,10 +147,15 @@ function aggregateCall(fn: AggregateFunctionName, call: SqlCall): Expression {
       ...(ignore ? { ignoreNulls: true } : {}),
     };
   }
-  if (fn !== 'count') arity(call, 1, 1);
+  if (fn !== 'count') arity(call, ...(PARAMETER_ARITY[fn] ?? [1, 1]));
   else if (call.args.length === 0)
     fail(call, 'count() has no argument', 'Write count(*) or count(column).');
-  return { kind: 'aggregate', fn, args: call.args, distinct: call.distinct };
+  // Spark names percentile_approx with its accuracy even when the default is taken
+  const args =
+    fn === 'percentile_approx' && call.args.length === 2
+      ? [...call.args, toLiteral(DEFAULT_ACCURACY)]
+      : call.args;
+  return { kind: 'aggregate', fn, args, distinct: call.distinct };
 }
 
 function arity(call: SqlCall, min: number, max: number): void {

@@ -1,0 +1,111 @@
+/**
+ * Two streams of ad events for the unification laws of operators over a stream-stream join:
+ * impressions and clicks in roughly increasing time with bounded disorder, cut into micro-batches,
+ * run as a batch query over the two tables or as a stream over two memory streams.
+ */
+import fc from 'fast-check';
+import { type DataFrame, type RowObject, SluiceSession } from '../../core/index.js';
+import { at } from './events.js';
+import { tempDir } from './temp-dir.js';
+import { canonical } from './unification-law.js';
+
+export const MINUTE = 60_000_000;
+export const IMPRESSIONS = 'adId INT, impressionTime TIMESTAMP';
+export const CLICKS = 'clickAdId INT, clickTime TIMESTAMP';
+/** Events arrive at most this far behind the latest one of their stream: none is late for the delay. */
+const MAX_DISORDER = 7 * MINUTE;
+/** The watermark delay of both streams. */
+const DELAY = '15 minutes';
+
+/** An event of either stream: `side` says which. */
+export interface Event {
+  readonly side: 'impression' | 'click';
+  readonly row: RowObject;
+}
+
+/** A query over the two sides. */
+export type AdQuery = (impressions: DataFrame, clicks: DataFrame) => DataFrame;
+
+/** Events of both streams with ad ids from `adIds`, and the cut points of the micro-batches. */
+export function adInputs(adIds: fc.Arbitrary<number | null>) {
+  return fc
+    .array(
+      fc.record({
+        side: fc.constantFrom('impression' as const, 'click' as const),
+        step: fc.integer({ min: 0, max: 6 * MINUTE }),
+        back: fc.integer({ min: 0, max: MAX_DISORDER }),
+        adId: adIds,
+      }),
+      { minLength: 1, maxLength: 40 },
+    )
+    .chain((specs) =>
+      fc.record({
+        events: fc.constant(toEvents(specs)),
+        cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 6 }),
+      }),
+    );
+}
+
+function toEvents(
+  specs: { side: Event['side']; step: number; back: number; adId: number | null }[],
+): Event[] {
+  let clock = at('10:00:00');
+  return specs.map(({ side, step, back, adId }) => {
+    clock += step;
+    const time = clock - back;
+    return side === 'impression'
+      ? { side, row: { adId, impressionTime: time } }
+      : { side, row: { clickAdId: adId, clickTime: time } };
+  });
+}
+
+/** The batch query's rows over the two tables of `events`, canonical. */
+export async function batchOverAds(query: AdQuery, events: Event[]): Promise<string[]> {
+  const session = new SluiceSession();
+  const side = (s: Event['side'], schema: string) =>
+    session.createDataFrame(
+      events.filter((e) => e.side === s).map((e) => e.row),
+      schema,
+    );
+  return canonical(await query(side('impression', IMPRESSIONS), side('click', CLICKS)).collect());
+}
+
+/** Every row the query wrote in append mode over watermarked streams fed `parts`, canonical. */
+export async function streamOverAds(query: AdQuery, parts: Event[][]): Promise<string[]> {
+  const session = new SluiceSession();
+  const impressionEvents = session.memoryStream(IMPRESSIONS);
+  const clickEvents = session.memoryStream(CLICKS);
+  const impressions = session.readStream
+    .memory(impressionEvents)
+    .withWatermark('impressionTime', DELAY);
+  const clicks = session.readStream.memory(clickEvents).withWatermark('clickTime', DELAY);
+  const outputs: RowObject[][] = [];
+  const running = await query(impressions, clicks)
+    .writeStream.outputMode('append')
+    .foreachBatch((rows) => {
+      outputs.push(rows);
+    })
+    .option('checkpointLocation', tempDir())
+    .option('numStatePartitions', 3)
+    .start();
+  for (const part of parts) {
+    impressionEvents.addData(part.filter((e) => e.side === 'impression').map((e) => e.row));
+    clickEvents.addData(part.filter((e) => e.side === 'click').map((e) => e.row));
+    await running.processAllAvailable();
+  }
+  await running.stop();
+  return canonical(outputs.flat());
+}
+
+/**
+ * One event far in the future on each side, with an ad id nothing has: it moves the watermark
+ * past all; it joins nothing, and the watermark never passes it, so it is never emitted.
+ */
+export function flush(events: Event[]): Event[] {
+  const times = events.map((e) => (e.row.impressionTime ?? e.row.clickTime) as number);
+  const far = Math.max(...times) + 600 * MINUTE;
+  return [
+    { side: 'impression', row: { adId: -1, impressionTime: far } },
+    { side: 'click', row: { clickAdId: -2, clickTime: far } },
+  ];
+}
