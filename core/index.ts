@@ -76,6 +76,9 @@ export * from './api/string-functions.js';
 export * from './api/math-functions.js';
 export * from './api/datetime-functions.js';
 export * from './api/json-functions.js';
+export * from './api/collection-functions.js';
+export * from './api/conditional-functions.js';
+export * from './api/hash-functions.js';
 export { type CalendarInterval, IntervalType, intervalText } from './types/calendar-interval.js';
 export {
   ArrayOf,

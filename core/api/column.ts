@@ -2,6 +2,7 @@
  * Column: the user-facing handle on an expression, with Spark's fluent operators
  * (`col('a').plus(1).gt(10)`). Every method returns a new Column; nothing is evaluated until a query runs.
  */
+import { InvalidOptionError } from '../errors.js';
 import type { BinaryOperator, Expression } from '../expr/expression.js';
 import { type DataType } from '../types/data-types.js';
 import { parseTypeName } from '../types/type-names.js';
@@ -30,6 +31,18 @@ export class Column {
   /** `lower <= this AND this <= upper` (SQL's BETWEEN, both bounds included), as Spark builds it. */
   between(lower: ColumnLike, upper: ColumnLike): Column {
     return this.geq(lower).and(this.leq(upper));
+  }
+  /**
+   * `this IN (values...)`, as SQL's IN: true when one equals, null when none does and this or a
+   * value is null, false otherwise.
+   */
+  isin(...values: ColumnLike[]): Column {
+    if (values.length === 0) {
+      throw new InvalidOptionError(
+        'isin() needs at least one value, as SQL IN needs at least one element.',
+      );
+    }
+    return values.map((v) => this.eq(v)).reduce((either, next) => either.or(next));
   }
   /** `this * other`. */
   multiply(other: ColumnLike): Column {

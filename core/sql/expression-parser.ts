@@ -17,6 +17,7 @@
  * is the duration text `window()` and `session_window()` read.
  */
 import { InvalidOptionError } from '../errors.js';
+import { datePartFieldNames } from '../functions/date-arithmetic-functions.js';
 import type { BinaryOperator, Expression, Literal } from '../expr/expression.js';
 import {
   BinaryType,
@@ -100,15 +101,6 @@ const COMPARISONS: Readonly<Record<string, BinaryOperator>> = {
   '>': '>',
   '>=': '>=',
   '<=>': '<=>',
-};
-
-const EXTRACT_FIELDS: Readonly<Record<string, string>> = {
-  YEAR: 'year',
-  MONTH: 'month',
-  DAY: 'dayofmonth',
-  HOUR: 'hour',
-  MINUTE: 'minute',
-  SECOND: 'second',
 };
 
 /** The units an INTERVAL literal may name, singular or plural. */
@@ -373,9 +365,9 @@ export class ExpressionParser {
       return this.typedLiteral(word);
     if (word === 'X' && followedByString && next.start === token.end) return this.binaryLiteral();
     if (c.isOperator('(', 1)) return this.call();
-    if (word === 'CURRENT_TIMESTAMP') {
+    if (word === 'CURRENT_TIMESTAMP' || word === 'CURRENT_DATE') {
       c.next();
-      return { kind: 'call', name: 'current_timestamp', args: [] };
+      return { kind: 'call', name: word.toLowerCase(), args: [] };
     }
     if (RESERVED.has(word)) c.fail('an expression');
     c.next();
@@ -464,13 +456,19 @@ export class ExpressionParser {
     c.next();
     c.expectOperator('(');
     const unit = c.peek();
-    const name = unit.kind === 'identifier' ? EXTRACT_FIELDS[unit.text.toUpperCase()] : undefined;
-    if (!name) return c.fail(`one of ${Object.keys(EXTRACT_FIELDS).join(', ')}`);
+    const known =
+      unit.kind === 'identifier' && datePartFieldNames.includes(unit.text.toUpperCase());
+    if (!known) return c.fail(`one of ${datePartFieldNames.join(', ')}`);
     c.next();
     c.expectKeyword('FROM');
     const source = this.expression();
     c.expectOperator(')');
-    return { kind: 'call', name, args: [source] };
+    const field: Expression = {
+      kind: 'literal',
+      value: unit.text.toUpperCase(),
+      dataType: StringType,
+    };
+    return { kind: 'call', name: 'date_part', args: [field, source] };
   }
 
   /** An INTERVAL literal as Spark's calendar interval (months, days, microseconds): `ts + INTERVAL 1 hour`. */

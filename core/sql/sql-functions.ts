@@ -84,6 +84,10 @@ const SPECIAL: Readonly<Record<string, CallBuilder>> = {
     arity(call, 0, 0);
     return { kind: 'call', name: 'current_timestamp', args: [] };
   },
+  current_date: (call) => {
+    arity(call, 0, 0);
+    return { kind: 'call', name: 'current_date', args: [] };
+  },
 };
 
 /** The expression a SQL call stands for; an AnalysisError naming the call when there is none. */

@@ -147,6 +147,33 @@ const QUERIES: readonly { spark: string; duck?: string; ordered?: boolean }[] = 
     spark: 'SELECT hour(ts) AS h, year(ts) AS y, count(*) FROM orders GROUP BY 1, 2',
     duck: 'SELECT hour(ts) AS h, year(ts) AS y, count(*) FROM orders GROUP BY 1, 2',
   },
+  {
+    spark:
+      "SELECT id, concat_ws('-', customer, CAST(qty AS STRING)) AS k, lpad(customer, 5, '*') AS l, rpad(customer, 4, 'xy') AS r, instr(customer, 'e') AS i FROM orders",
+  },
+  {
+    spark: "SELECT id, regexp_replace(customer, '[aeiou]', '_') AS v FROM orders",
+    duck: "SELECT id, regexp_replace(customer, '[aeiou]', '_', 'g') AS v FROM orders",
+  },
+  {
+    spark:
+      "SELECT id, greatest(qty, 2) AS g, least(amount, 50.0) AS s, nullif(qty, 0) AS z, nvl(qty, -1) AS q, ifnull(customer, '?') AS c FROM orders",
+    duck: "SELECT id, greatest(qty, 2) AS g, least(amount, 50.0) AS s, nullif(qty, 0) AS z, coalesce(qty, -1) AS q, ifnull(customer, '?') AS c FROM orders",
+  },
+  {
+    spark: 'SELECT id, md5(customer) AS h, sha2(customer, 256) AS s FROM orders',
+    duck: 'SELECT id, md5(customer) AS h, sha256(customer) AS s FROM orders',
+  },
+  {
+    spark:
+      "SELECT id, datediff(ts, DATE '2025-12-01') AS dd, date_format(ts, 'yyyy-MM-dd HH:mm') AS f, unix_millis(ts) AS ms, EXTRACT(MINUTE FROM ts) AS mi, CAST(date_add(ts, 40) AS STRING) AS plus, CAST(add_months(ts, 1) AS STRING) AS am FROM orders",
+    duck: "SELECT id, datediff('day', DATE '2025-12-01', ts::DATE) AS dd, strftime(ts, '%Y-%m-%d %H:%M') AS f, epoch_ms(ts) AS ms, minute(ts) AS mi, CAST(ts::DATE + 40 AS VARCHAR) AS plus, CAST(CAST(ts::DATE + INTERVAL 1 MONTH AS DATE) AS VARCHAR) AS am FROM orders",
+  },
+  {
+    spark:
+      "SELECT id, size(split(customer, 'e')) AS n, element_at(split(customer, 'e'), 1) AS f, array_contains(split(customer, 'e'), '') AS e FROM orders WHERE customer IS NOT NULL",
+    duck: "SELECT id, len(string_split(customer, 'e')) AS n, string_split(customer, 'e')[1] AS f, list_contains(string_split(customer, 'e'), '') AS e FROM orders WHERE customer IS NOT NULL",
+  },
 ];
 
 let duck: DuckDBConnection;

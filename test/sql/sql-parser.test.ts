@@ -307,7 +307,7 @@ describe('queries', () => {
       to: { kind: 'array', elementType: { kind: 'struct' } },
     });
     expect(parseExpression('CAST(a AS decimal(10, 2))')).toMatchObject({ to: { kind: 'double' } });
-    expect(tree('EXTRACT(HOUR FROM ts)')).toBe('hour(ts)');
+    expect(tree('EXTRACT(HOUR FROM ts)')).toBe('date_part(HOUR, ts)');
     expect(tree('current_timestamp')).toBe('current_timestamp()');
   });
 });
