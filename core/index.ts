@@ -79,6 +79,12 @@ export * from './api/json-functions.js';
 export * from './api/collection-functions.js';
 export * from './api/conditional-functions.js';
 export * from './api/hash-functions.js';
+export {
+  udf,
+  UDFRegistration,
+  type UserDefinedFunction,
+  type UserFunction,
+} from './api/user-defined-function.js';
 export { type CalendarInterval, IntervalType, intervalText } from './types/calendar-interval.js';
 export {
   ArrayOf,
@@ -118,6 +124,7 @@ export {
   SourceError,
   UnsafePathError,
   UnsupportedOperationError,
+  UserFunctionError,
 } from './errors.js';
 export { MemoryStream } from './sources/memory-stream.js';
 export {

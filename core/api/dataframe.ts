@@ -104,7 +104,7 @@ export class DataFrame {
   filter(condition: Column | string): DataFrame {
     const e =
       typeof condition === 'string'
-        ? sqlFrontEnd('filter(text)').expression(condition)
+        ? sqlFrontEnd('filter(text)').expression(condition, this.session.udf.lookup)
         : condition.expr;
     return this.with(build.filter(this.plan, e));
   }
@@ -120,7 +120,8 @@ export class DataFrame {
    * (`import 'sluice/sql'`).
    */
   selectExpr(...expressions: string[]): DataFrame {
-    return this.with(sqlFrontEnd('selectExpr()').selectExpressions(this.plan, expressions));
+    const frontEnd = sqlFrontEnd('selectExpr()');
+    return this.with(frontEnd.selectExpressions(this.plan, expressions, this.session.udf.lookup));
   }
 
   /**

@@ -165,11 +165,13 @@ function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): Bound
   if (e.name === 'current_timestamp') return bindCurrentTimestamp(scope);
   if (e.name === 'current_date') return coerce(bindCurrentTimestamp(scope), DateType);
   // Own properties only: a call named 'constructor' must not find Object.prototype's.
-  const binder = Object.hasOwn(scope.functions, e.name) ? scope.functions[e.name] : undefined;
+  const named = Object.hasOwn(scope.functions, e.name) ? scope.functions[e.name] : undefined;
+  const binder = e.binder ?? named;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
   return binder(
     e.args.map((a) => bindExpression(a, scope)),
     e,
+    scope,
   );
 }
 

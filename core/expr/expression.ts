@@ -3,6 +3,7 @@
  * (binding, naming, analysis) is an exhaustive switch. Expressions are untyped until bound to a schema.
  */
 import type { DataType } from '../types/data-types.js';
+import type { FunctionBinder } from './function-table.js';
 
 /** Binary operators, named as in SQL. */
 export type BinaryOperator =
@@ -94,6 +95,11 @@ export interface FunctionCall {
   readonly args: readonly Expression[];
   /** Non-expression arguments (a schema, a format, a mode). */
   readonly options?: Readonly<Record<string, unknown>>;
+  /**
+   * Set for a call that brings its own binder, as a user-defined function does: it is bound by it,
+   * not looked up by name (so the name only names the call, in output columns and fingerprints).
+   */
+  readonly binder?: FunctionBinder;
 }
 
 /** A call of an aggregate function; valid only inside `groupBy().agg()`. */

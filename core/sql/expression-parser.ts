@@ -16,6 +16,7 @@
  * Spark's calendar interval (`ts + INTERVAL 1 hour`), except alone as a call's argument, where it
  * is the duration text `window()` and `session_window()` read.
  */
+import type { FunctionLookup } from '../api/sql-front-end.js';
 import { InvalidOptionError } from '../errors.js';
 import { datePartFieldNames } from '../functions/date-arithmetic-functions.js';
 import type { BinaryOperator, Expression, Literal } from '../expr/expression.js';
@@ -108,7 +109,10 @@ const INTERVAL_UNIT = /^(year|month|week|day|hour|minute|second|millisecond|micr
 
 /** Parses SQL expressions from a token cursor. */
 export class ExpressionParser {
-  constructor(private readonly cursor: TokenCursor) {}
+  constructor(
+    private readonly cursor: TokenCursor,
+    private readonly functions: FunctionLookup,
+  ) {}
 
   /** One whole expression. */
   expression(): Expression {
@@ -402,7 +406,11 @@ export class ExpressionParser {
       throw errorAt(c.peek(), 'window functions (OVER) are not supported yet');
     if (c.isKeyword('FILTER'))
       throw errorAt(c.peek(), 'aggregate FILTER clauses are not supported');
-    return sqlCallExpression({ name: token.text, args, star, distinct, token }, constantText);
+    return sqlCallExpression(
+      { name: token.text, args, star, distinct, token },
+      constantText,
+      this.functions,
+    );
   }
 
   /**
