@@ -79,6 +79,8 @@ export * from './api/json-functions.js';
 export * from './api/collection-functions.js';
 export * from './api/conditional-functions.js';
 export * from './api/hash-functions.js';
+export * from './api/window-functions.js';
+export { Window, WindowSpecBuilder } from './api/window.js';
 export {
   udf,
   UDFRegistration,

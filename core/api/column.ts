@@ -3,7 +3,8 @@
  * (`col('a').plus(1).gt(10)`). Every method returns a new Column; nothing is evaluated until a query runs.
  */
 import { InvalidOptionError } from '../errors.js';
-import type { BinaryOperator, Expression } from '../expr/expression.js';
+import type { BinaryOperator, Expression, WindowSpec } from '../expr/expression.js';
+import { windowed } from './window-expression.js';
 import { type DataType } from '../types/data-types.js';
 import { parseTypeName } from '../types/type-names.js';
 import { toLiteral } from './literal.js';
@@ -146,6 +147,13 @@ export class Column {
       );
     }
     return new Column({ ...e, otherwise: toExpr(value) });
+  }
+  /**
+   * This window function (row_number(), lag(...), ...) or aggregate computed over `window`
+   * (`Window.partitionBy(...).orderBy(...)`), one value per row; valid in select and withColumn.
+   */
+  over(window: { readonly spec: WindowSpec }): Column {
+    return new Column(windowed(this.expr, window.spec));
   }
   /** Ascending sort order (nulls first, as in Spark). */
   asc(): SortColumn {

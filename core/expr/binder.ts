@@ -90,6 +90,10 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
       throw new AnalysisError(
         `Generator ${expressionName(e)} is only allowed as a top-level expression in select().`,
       );
+    case 'windowFunction':
+      throw new AnalysisError(
+        `Window expression ${expressionName(e)} is only allowed in select() (or withColumn); compute it there, then refer to its column.`,
+      );
   }
 }
 

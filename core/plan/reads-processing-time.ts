@@ -32,6 +32,8 @@ function expressionsOf(node: LogicalPlan): readonly Expression[] {
       return node.condition ? [node.condition] : [];
     case 'sort':
       return node.orders.map((o) => o.expr);
+    case 'window':
+      return node.windowExprs;
     case 'relation':
     case 'streamingRelation':
     case 'watermark':

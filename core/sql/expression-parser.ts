@@ -17,9 +17,18 @@
  * is the duration text `window()` and `session_window()` read.
  */
 import type { FunctionLookup } from '../api/sql-front-end.js';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError, ParseError } from '../errors.js';
+import { WINDOW_FUNCTION_NAMES, windowed } from '../api/window-expression.js';
 import { datePartFieldNames } from '../functions/date-arithmetic-functions.js';
-import type { BinaryOperator, Expression, Literal } from '../expr/expression.js';
+import type {
+  BinaryOperator,
+  Expression,
+  Literal,
+  WindowFrame,
+  WindowFunctionName,
+  WindowOrder,
+  WindowSpec,
+} from '../expr/expression.js';
 import {
   BinaryType,
   BooleanType,
@@ -402,15 +411,87 @@ export class ExpressionParser {
     if (star) c.next();
     const args = star || c.isOperator(')') ? [] : this.callArguments();
     c.expectOperator(')');
-    if (c.isKeyword('OVER'))
-      throw errorAt(c.peek(), 'window functions (OVER) are not supported yet');
     if (c.isKeyword('FILTER'))
       throw errorAt(c.peek(), 'aggregate FILTER clauses are not supported');
-    return sqlCallExpression(
-      { name: token.text, args, star, distinct, token },
-      constantText,
-      this.functions,
-    );
+    const name = token.text.toLowerCase() as WindowFunctionName;
+    const windowCall = WINDOW_FUNCTION_NAMES.includes(name) && c.isKeyword('OVER');
+    const fn: Expression = windowCall
+      ? { kind: 'call', name, args }
+      : sqlCallExpression(
+          { name: token.text, args, star, distinct, token },
+          constantText,
+          this.functions,
+        );
+    if (!c.isKeyword('OVER')) return fn;
+    const over = c.next();
+    try {
+      return windowed(fn, this.windowSpec());
+    } catch (error) {
+      if (error instanceof ParseError) throw error;
+      throw errorAt(over, (error as Error).message.replace(/\.$/, ''));
+    }
+  }
+
+  /** `(PARTITION BY e, ... ORDER BY key, ... [ROWS | RANGE] frame)` after OVER. */
+  private windowSpec(): WindowSpec {
+    const c = this.cursor;
+    c.expectOperator('(');
+    const partitionBy: Expression[] = [];
+    if (c.acceptKeyword('PARTITION')) {
+      c.expectKeyword('BY');
+      partitionBy.push(...this.expressionList());
+    }
+    const orderBy: WindowOrder[] = [];
+    if (c.acceptKeyword('ORDER')) {
+      c.expectKeyword('BY');
+      do orderBy.push(this.windowOrder());
+      while (c.acceptOperator(','));
+    }
+    let frame: WindowFrame | undefined;
+    if (c.isKeyword(['ROWS', 'RANGE'])) {
+      const type = c.next().text.toLowerCase() as 'rows' | 'range';
+      if (c.acceptKeyword('BETWEEN')) {
+        const start = this.frameBound();
+        c.expectKeyword('AND');
+        frame = { type, start, end: this.frameBound() };
+      } else frame = { type, start: this.frameBound(), end: 0 };
+    }
+    c.expectOperator(')');
+    return frame ? { partitionBy, orderBy, frame } : { partitionBy, orderBy };
+  }
+
+  private windowOrder(): WindowOrder {
+    const c = this.cursor;
+    const expr = this.expression();
+    const ascending = !c.acceptKeyword('DESC');
+    if (ascending) c.acceptKeyword('ASC');
+    let nullsFirst = ascending;
+    if (c.acceptKeyword('NULLS')) {
+      if (c.acceptKeyword('LAST')) nullsFirst = false;
+      else {
+        c.expectKeyword('FIRST');
+        nullsFirst = true;
+      }
+    }
+    return { expr, ascending, nullsFirst };
+  }
+
+  /** UNBOUNDED PRECEDING | n PRECEDING | CURRENT ROW | n FOLLOWING | UNBOUNDED FOLLOWING. */
+  private frameBound(): number {
+    const c = this.cursor;
+    if (c.acceptKeyword('CURRENT')) {
+      c.expectKeyword('ROW');
+      return 0;
+    }
+    let size = Infinity;
+    if (!c.acceptKeyword('UNBOUNDED')) {
+      const token = c.peek();
+      if (token.kind !== 'number') c.fail('UNBOUNDED, CURRENT ROW or a number');
+      size = Number((numberLiteral(c.next()) as Literal).value);
+    }
+    if (c.acceptKeyword('PRECEDING')) return -size;
+    c.expectKeyword('FOLLOWING');
+    return size;
   }
 
   /**

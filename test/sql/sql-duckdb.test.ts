@@ -174,6 +174,20 @@ const QUERIES: readonly { spark: string; duck?: string; ordered?: boolean }[] = 
       "SELECT id, size(split(customer, 'e')) AS n, element_at(split(customer, 'e'), 1) AS f, array_contains(split(customer, 'e'), '') AS e FROM orders WHERE customer IS NOT NULL",
     duck: "SELECT id, len(string_split(customer, 'e')) AS n, string_split(customer, 'e')[1] AS f, list_contains(string_split(customer, 'e'), '') AS e FROM orders WHERE customer IS NOT NULL",
   },
+  {
+    spark:
+      'SELECT id, row_number() OVER (PARTITION BY customer ORDER BY ts, id) AS rn, rank() OVER (PARTITION BY customer ORDER BY qty DESC) AS r, dense_rank() OVER (ORDER BY qty) AS dr, ntile(3) OVER (PARTITION BY customer ORDER BY id) AS t FROM orders',
+    duck: 'SELECT id, row_number() OVER (PARTITION BY customer ORDER BY ts, id) AS rn, rank() OVER (PARTITION BY customer ORDER BY qty DESC NULLS LAST) AS r, dense_rank() OVER (ORDER BY qty NULLS FIRST) AS dr, ntile(3) OVER (PARTITION BY customer ORDER BY id) AS t FROM orders',
+  },
+  {
+    spark:
+      'SELECT id, lag(amount) OVER (PARTITION BY customer ORDER BY id) AS prev, lead(qty, 2, 0) OVER (ORDER BY id) AS next2, first_value(amount) OVER (PARTITION BY customer ORDER BY id) AS f, last_value(amount) OVER (PARTITION BY customer ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS l FROM orders',
+  },
+  {
+    spark:
+      'SELECT id, sum(amount) OVER (PARTITION BY customer ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS moving, count(*) OVER (PARTITION BY customer) AS n, avg(qty) OVER (PARTITION BY customer ORDER BY qty RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS near, max(amount) OVER (ORDER BY qty) AS running FROM orders',
+    duck: 'SELECT id, sum(amount) OVER (PARTITION BY customer ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS moving, count(*) OVER (PARTITION BY customer) AS n, avg(qty) OVER (PARTITION BY customer ORDER BY qty NULLS FIRST RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS near, max(amount) OVER (ORDER BY qty NULLS FIRST) AS running FROM orders',
+  },
 ];
 
 let duck: DuckDBConnection;
