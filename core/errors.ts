@@ -117,6 +117,23 @@ export class InputLimitError extends SluiceError {
 }
 
 /**
+ * A user-defined function threw, or returned a value that is not of its declared return type. The
+ * message and the fields name the function and the input row; `cause` is what the function threw.
+ */
+export class UserFunctionError extends SluiceError {
+  constructor(
+    message: string,
+    /** The name the function was registered or created with. */
+    readonly functionName: string,
+    /** The input row it was called on, keyed by column name. */
+    readonly row: Readonly<Record<string, unknown>>,
+    options?: SluiceErrorOptions,
+  ) {
+    super('USER_FUNCTION', message, options);
+  }
+}
+
+/**
  * SQL text that does not parse (Spark's ParseException, an AnalysisException too). The message and
  * the fields name the line and column (both 1-based) of the offending token and what was expected
  * there: "Syntax error at line 2, column 14: expected FROM, found 'FORM'."

@@ -77,6 +77,17 @@ export * from './api/math-functions.js';
 export * from './api/statistical-functions.js';
 export * from './api/datetime-functions.js';
 export * from './api/json-functions.js';
+export * from './api/collection-functions.js';
+export * from './api/conditional-functions.js';
+export * from './api/hash-functions.js';
+export * from './api/window-functions.js';
+export { Window, WindowSpecBuilder } from './api/window.js';
+export {
+  udf,
+  UDFRegistration,
+  type UserDefinedFunction,
+  type UserFunction,
+} from './api/user-defined-function.js';
 export { type CalendarInterval, IntervalType, intervalText } from './types/calendar-interval.js';
 export {
   ArrayOf,
@@ -116,6 +127,7 @@ export {
   SourceError,
   UnsafePathError,
   UnsupportedOperationError,
+  UserFunctionError,
 } from './errors.js';
 export { MemoryStream } from './sources/memory-stream.js';
 export {

@@ -2,7 +2,9 @@
  * Column: the user-facing handle on an expression, with Spark's fluent operators
  * (`col('a').plus(1).gt(10)`). Every method returns a new Column; nothing is evaluated until a query runs.
  */
-import type { BinaryOperator, Expression } from '../expr/expression.js';
+import { InvalidOptionError } from '../errors.js';
+import type { BinaryOperator, Expression, WindowSpec } from '../expr/expression.js';
+import { windowed } from './window-expression.js';
 import { type DataType } from '../types/data-types.js';
 import { parseTypeName } from '../types/type-names.js';
 import { toLiteral } from './literal.js';
@@ -30,6 +32,18 @@ export class Column {
   /** `lower <= this AND this <= upper` (SQL's BETWEEN, both bounds included), as Spark builds it. */
   between(lower: ColumnLike, upper: ColumnLike): Column {
     return this.geq(lower).and(this.leq(upper));
+  }
+  /**
+   * `this IN (values...)`, as SQL's IN: true when one equals, null when none does and this or a
+   * value is null, false otherwise.
+   */
+  isin(...values: ColumnLike[]): Column {
+    if (values.length === 0) {
+      throw new InvalidOptionError(
+        'isin() needs at least one value, as SQL IN needs at least one element.',
+      );
+    }
+    return values.map((v) => this.eq(v)).reduce((either, next) => either.or(next));
   }
   /** `this * other`. */
   multiply(other: ColumnLike): Column {
@@ -133,6 +147,13 @@ export class Column {
       );
     }
     return new Column({ ...e, otherwise: toExpr(value) });
+  }
+  /**
+   * This window function (row_number(), lag(...), ...) or aggregate computed over `window`
+   * (`Window.partitionBy(...).orderBy(...)`), one value per row; valid in select and withColumn.
+   */
+  over(window: { readonly spec: WindowSpec }): Column {
+    return new Column(windowed(this.expr, window.spec));
   }
   /** Ascending sort order (nulls first, as in Spark). */
   asc(): SortColumn {

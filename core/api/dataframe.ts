@@ -10,7 +10,7 @@ import { formatTable } from '../io/text-table.js';
 import type { Expression } from '../expr/expression.js';
 import { type JoinType, type LogicalPlan } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
-import { type StructType, treeString } from '../types/data-types.js';
+import { NullType, type StructType, treeString } from '../types/data-types.js';
 import { intervalMicros, parseInterval } from '../types/interval.js';
 import { toRowObject, type RowObject } from '../types/row.js';
 import { Column, columnOrName, columnRef, type SortColumn } from './column.js';
@@ -104,7 +104,7 @@ export class DataFrame {
   filter(condition: Column | string): DataFrame {
     const e =
       typeof condition === 'string'
-        ? sqlFrontEnd('filter(text)').expression(condition)
+        ? sqlFrontEnd('filter(text)').expression(condition, this.session.udf.lookup)
         : condition.expr;
     return this.with(build.filter(this.plan, e));
   }
@@ -120,7 +120,8 @@ export class DataFrame {
    * (`import 'sluice/sql'`).
    */
   selectExpr(...expressions: string[]): DataFrame {
-    return this.with(sqlFrontEnd('selectExpr()').selectExpressions(this.plan, expressions));
+    const frontEnd = sqlFrontEnd('selectExpr()');
+    return this.with(frontEnd.selectExpressions(this.plan, expressions, this.session.udf.lookup));
   }
 
   /**
@@ -175,6 +176,66 @@ export class DataFrame {
   /** Same as `union`. */
   unionAll(other: DataFrame): DataFrame {
     return this.union(other);
+  }
+
+  /**
+   * The rows of both DataFrames, `other`'s columns matched by name (case-insensitively, as in
+   * Spark), duplicates kept. A column missing on one side is an AnalysisError, unless
+   * `allowMissingColumns`: then it is null there, and `other`'s extra columns come last.
+   */
+  unionByName(other: DataFrame, allowMissingColumns = false): DataFrame {
+    const lower = (names: readonly string[]) => names.map((n) => n.toLowerCase());
+    const mine = lower(this.columns);
+    const theirs = lower(other.columns);
+    const missing = (from: DataFrame, names: readonly string[], other: readonly string[]) =>
+      from.columns.filter((_, i) => !other.includes(names[i]));
+    const missingInOther = missing(this, mine, theirs);
+    if (missingInOther.length > 0 && !allowMissingColumns) {
+      throw new AnalysisError(
+        `unionByName: column(s) ${missingInOther.join(', ')} of the first DataFrame are missing in the second (${other.columns.join(', ')}); pass allowMissingColumns = true to fill them with nulls.`,
+      );
+    }
+    const extra = missing(other, theirs, mine);
+    if (extra.length > 0 && !allowMissingColumns) {
+      throw new AnalysisError(
+        `unionByName: column(s) ${extra.join(', ')} of the second DataFrame are missing in the first (${this.columns.join(', ')}); pass allowMissingColumns = true to fill them with nulls.`,
+      );
+    }
+    const nullOf = (name: string, from: DataFrame): Expression => ({
+      kind: 'alias',
+      name,
+      child: {
+        kind: 'cast',
+        child: { kind: 'literal', value: null, dataType: NullType },
+        to: from.schema.fields[from.columns.indexOf(name)].dataType,
+      },
+    });
+    const left = this.select(
+      ...this.columns.map((c) => new Column({ kind: 'column', path: [c] })),
+      ...extra.map((c) => new Column(nullOf(c, other))),
+    );
+    const right = other.select(
+      ...this.columns.map((c, i) =>
+        theirs.includes(mine[i])
+          ? new Column({ kind: 'column', path: [other.columns[theirs.indexOf(mine[i])]] })
+          : new Column(nullOf(c, this)),
+      ),
+      ...extra.map((c) => new Column({ kind: 'column', path: [c] })),
+    );
+    return left.union(right);
+  }
+
+  /** Adds or replaces several columns at once, in the order given: `withColumns({ a: col('x').plus(1) })`. */
+  withColumns(columns: Readonly<Record<string, Column>>): DataFrame {
+    return Object.entries(columns).reduce<DataFrame>(
+      (df, [name, column]) => df.withColumn(name, column),
+      this,
+    );
+  }
+
+  /** Every pair of rows of both DataFrames (the Cartesian product). */
+  crossJoin(other: DataFrame): DataFrame {
+    return this.with(build.join(this.plan, other.plan, 'inner', undefined));
   }
 
   /** Groups rows by keys for `agg` (keys may include `window(...)`). */

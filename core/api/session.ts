@@ -19,6 +19,7 @@ import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.j
 import type { DynamoDbSinkFactory } from '../sinks/dynamodb-sink-factory.js';
 import { ObjectStoreUrls } from './object-store-urls.js';
 import { Catalog } from './catalog.js';
+import { UDFRegistration } from './user-defined-function.js';
 import { sqlFrontEnd, type TableLookup } from './sql-front-end.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
 import { closestName } from '../expr/closest-name.js';
@@ -44,6 +45,8 @@ export class SluiceSession {
   /** Temporary views by lowercase name (names are case-insensitive, as in Spark). */
   private readonly views = new Map<string, { readonly name: string; readonly plan: LogicalPlan }>();
   private readonly objectStores: ObjectStoreUrls;
+  /** The session's user-defined functions: `session.udf.register(name, fn, returnType)`. */
+  readonly udf = new UDFRegistration();
   /** The factory the session was created with for `format('dynamodb')` sinks, if any. */
   readonly dynamoDbSinks: DynamoDbSinkFactory | undefined;
 
@@ -124,7 +127,8 @@ export class SluiceSession {
       table: (name) => this.tablePlan(name),
       tableNames: () => this.tableNames(),
     };
-    return new DataFrame(this, sqlFrontEnd('session.sql()').statementPlan(text, lookup));
+    const frontEnd = sqlFrontEnd('session.sql()');
+    return new DataFrame(this, frontEnd.statementPlan(text, lookup, this.udf.lookup));
   }
 
   /** The session's temporary views and memory tables. */

@@ -17,14 +17,29 @@ export interface TableLookup {
   tableNames(): readonly string[];
 }
 
+/** The user-defined functions SQL may call (`session.udf.register`), by name (case-insensitive). */
+export interface FunctionLookup {
+  /** The call of the function `name` on `args`, or undefined when there is no such function. */
+  call(name: string, args: readonly Expression[]): Expression | undefined;
+  /** Every name `call` knows, for the "did you mean" of an unknown function. */
+  names(): readonly string[];
+}
+
+/** A lookup that knows no function, for SQL text outside a session (`expr()`). */
+export const NO_USER_FUNCTIONS: FunctionLookup = { call: () => undefined, names: () => [] };
+
 /** What the SQL front end does for the DataFrame API. */
 export interface SqlFrontEnd {
-  /** The plan of a SQL statement over the given tables. */
-  statementPlan(sql: string, tables: TableLookup): LogicalPlan;
+  /** The plan of a SQL statement over the given tables, calling the given user functions. */
+  statementPlan(sql: string, tables: TableLookup, functions: FunctionLookup): LogicalPlan;
   /** A SQL expression (`'a + 1'`, `'count(*)'`) as an expression tree. */
-  expression(sql: string): Expression;
+  expression(sql: string, functions: FunctionLookup): Expression;
   /** `input` with a select list of SQL texts, an aggregate when they hold aggregates (Spark's selectExpr). */
-  selectExpressions(input: LogicalPlan, sql: readonly string[]): LogicalPlan;
+  selectExpressions(
+    input: LogicalPlan,
+    sql: readonly string[],
+    functions: FunctionLookup,
+  ): LogicalPlan;
 }
 
 let installed: SqlFrontEnd | undefined;

@@ -1,7 +1,9 @@
 /**
- * The string functions of the DataFrame API: lower, upper, length, concat, substring, split, trim,
- * ltrim, rtrim, regexp_extract. Each builds a call expression; core/functions/string-functions.ts
- * binds and evaluates it, and its module doc states the semantics (Spark's).
+ * The string functions of the DataFrame API: lower, upper, length, concat, concat_ws, substring,
+ * split, trim, ltrim, rtrim, lpad, rpad, initcap, instr, locate, regexp_extract, regexp_replace.
+ * Each builds a call expression; core/functions/string-functions.ts,
+ * string-format-functions.ts and string-search-functions.ts bind and evaluate them, and their module
+ * docs state the semantics (Spark's).
  */
 import type { Expression } from '../expr/expression.js';
 import { Column, columnOrName } from './column.js';
@@ -65,6 +67,52 @@ export function rtrim(c: Column | string, trimString?: string): Column {
  */
 export function regexp_extract(str: Column | string, pattern: string, idx: number): Column {
   return call('regexp_extract', [columnOrName(str), toLiteral(pattern), toLiteral(idx)]);
+}
+
+/**
+ * Joins strings (or the elements of `array<string>` columns) with `sep`, skipping nulls; null only
+ * when `sep` is null.
+ */
+export function concat_ws(sep: string, ...columns: (Column | string)[]): Column {
+  return call('concat_ws', [toLiteral(sep), ...columns.map(columnOrName)]);
+}
+
+/** Pads the string on the left with `pad` to `len` characters; a longer string is cut to `len`. */
+export function lpad(str: Column | string, len: number, pad = ' '): Column {
+  return call('lpad', [columnOrName(str), toLiteral(len), toLiteral(pad)]);
+}
+
+/** Pads the string on the right with `pad` to `len` characters; a longer string is cut to `len`. */
+export function rpad(str: Column | string, len: number, pad = ' '): Column {
+  return call('rpad', [columnOrName(str), toLiteral(len), toLiteral(pad)]);
+}
+
+/** Lower-cases the string, then upper-cases the first letter of each space-separated word. */
+export function initcap(c: Column | string): Column {
+  return call('initcap', [columnOrName(c)]);
+}
+
+/** The 1-based position of the first `substring` in the string, 0 when absent. */
+export function instr(str: Column | string, substring: string): Column {
+  return call('instr', [columnOrName(str), toLiteral(substring)]);
+}
+
+/** The 1-based position of the first `substr` in the string at or after position `pos`, 0 when absent. */
+export function locate(substr: string, str: Column | string, pos = 1): Column {
+  return call('locate', [toLiteral(substr), columnOrName(str), toLiteral(pos)]);
+}
+
+/**
+ * Replaces every match of the regular expression `pattern` with `replacement`, a Java replacement
+ * string (`$1` for a group, `\$` for a dollar), or with the value of a column.
+ */
+export function regexp_replace(
+  str: Column | string,
+  pattern: string,
+  replacement: string | Column,
+): Column {
+  const rep = typeof replacement === 'string' ? toLiteral(replacement) : replacement.expr;
+  return call('regexp_replace', [columnOrName(str), toLiteral(pattern), rep]);
 }
 
 function call(name: string, args: Expression[]): Column {

@@ -116,6 +116,8 @@ function operatorLine(
     }
     case 'sort':
       return `Sort [${node.orders.map((o) => `${expressionText(o.expr)} ${o.ascending ? 'ASC' : 'DESC'}`).join(', ')}]`;
+    case 'window':
+      return `Window [${node.windowExprs.map(expressionText).join(', ')}]`;
     case 'limit':
       return `Limit ${node.n}`;
   }

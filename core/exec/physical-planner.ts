@@ -27,6 +27,7 @@ import { StatefulDeduplicateExec } from './stateful-deduplicate-exec.js';
 import { StatefulSessionWindowAggregateExec } from './stateful-session-window-aggregate-exec.js';
 import { StreamingSymmetricHashJoinExec } from './streaming-symmetric-hash-join-exec.js';
 import { TransformWithStateExec } from './transform-with-state-exec.js';
+import { WindowExec } from './window-exec.js';
 import type { StatefulOperator } from './stateful-operator.js';
 import { UnionExec } from './union-exec.js';
 import { WatermarkExec } from './watermark-exec.js';
@@ -158,6 +159,8 @@ export function planPhysical(
       }
       case 'sort':
         return new RowAdapterExec(node.schema, new SortExec(node, build(node.input), clock));
+      case 'window':
+        return new RowAdapterExec(node.schema, new WindowExec(node, build(node.input), clock));
       case 'limit':
         return new RowAdapterExec(node.schema, new LimitExec(node.n, build(node.input)));
       case 'transformWithState': {

@@ -8,6 +8,7 @@ import { AnalysisError } from '../errors.js';
 import {
   BooleanType,
   type DataType,
+  DateType,
   type StructType,
   TimestampType,
   typeName,
@@ -89,6 +90,10 @@ export function bindExpression(e: Expression, scope: Scope): BoundExpression {
       throw new AnalysisError(
         `Generator ${expressionName(e)} is only allowed as a top-level expression in select().`,
       );
+    case 'windowFunction':
+      throw new AnalysisError(
+        `Window expression ${expressionName(e)} is only allowed in select() (or withColumn); compute it there, then refer to its column.`,
+      );
   }
 }
 
@@ -162,17 +167,21 @@ function bindCaseWhen(e: CaseWhenExpression, scope: Scope): BoundExpression {
 
 function bindCall(e: Extract<Expression, { kind: 'call' }>, scope: Scope): BoundExpression {
   if (e.name === 'current_timestamp') return bindCurrentTimestamp(scope);
+  if (e.name === 'current_date') return coerce(bindCurrentTimestamp(scope), DateType);
   // Own properties only: a call named 'constructor' must not find Object.prototype's.
-  const binder = Object.hasOwn(scope.functions, e.name) ? scope.functions[e.name] : undefined;
+  const named = Object.hasOwn(scope.functions, e.name) ? scope.functions[e.name] : undefined;
+  const binder = e.binder ?? named;
   if (!binder) throw new AnalysisError(`Unknown function '${e.name}'.`);
   return binder(
     e.args.map((a) => bindExpression(a, scope)),
     e,
+    scope,
   );
 }
 
 /**
- * The processing time of the running batch (recorded in its intent, so a re-run sees the same value).
+ * The processing time of the running batch (recorded in its intent, so a re-run sees the same value);
+ * `current_date()` is its (UTC) date.
  * While a plan is only analysed there is no batch yet, and the value is never read.
  */
 function bindCurrentTimestamp(scope: Scope): BoundExpression {

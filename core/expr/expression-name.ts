@@ -3,7 +3,7 @@
  * `(a + b)`, `window`.
  */
 import { type CalendarInterval, intervalText } from '../types/calendar-interval.js';
-import type { Expression } from './expression.js';
+import type { Expression, WindowSpec } from './expression.js';
 
 /** The default output name of an expression. */
 export function expressionName(e: Expression): string {
@@ -44,5 +44,38 @@ export function expressionName(e: Expression): string {
       return 'session_window';
     case 'explode':
       return 'col';
+    case 'windowFunction': {
+      const fn =
+        e.fn.kind === 'aggregate'
+          ? expressionName(e.fn)
+          : `${e.fn.name}(${e.fn.args.map(expressionName).join(', ')})`;
+      return `${fn} OVER (${windowSpecText(e.spec)})`;
+    }
   }
+}
+
+/** A window's PARTITION BY, ORDER BY and (when given) frame, as Spark writes them. */
+export function windowSpecText(spec: WindowSpec): string {
+  const parts: string[] = [];
+  if (spec.partitionBy.length > 0) {
+    parts.push(`PARTITION BY ${spec.partitionBy.map(expressionName).join(', ')}`);
+  }
+  if (spec.orderBy.length > 0) {
+    const keys = spec.orderBy.map(
+      (o) =>
+        `${expressionName(o.expr)} ${o.ascending ? 'ASC' : 'DESC'} NULLS ${o.nullsFirst ? 'FIRST' : 'LAST'}`,
+    );
+    parts.push(`ORDER BY ${keys.join(', ')}`);
+  }
+  if (spec.frame) {
+    const { type, start, end } = spec.frame;
+    parts.push(`${type.toUpperCase()} BETWEEN ${boundText(start)} AND ${boundText(end)}`);
+  }
+  return parts.join(' ');
+}
+
+function boundText(bound: number): string {
+  if (bound === 0) return 'CURRENT ROW';
+  if (!Number.isFinite(bound)) return bound < 0 ? 'UNBOUNDED PRECEDING' : 'UNBOUNDED FOLLOWING';
+  return bound < 0 ? `${-bound} PRECEDING` : `${bound} FOLLOWING`;
 }

@@ -3,6 +3,7 @@
  * (binding, naming, analysis) is an exhaustive switch. Expressions are untyped until bound to a schema.
  */
 import type { DataType } from '../types/data-types.js';
+import type { FunctionBinder } from './function-table.js';
 
 /** Binary operators, named as in SQL. */
 export type BinaryOperator =
@@ -42,7 +43,8 @@ export type Expression =
   | AggregateCall
   | TimeWindowExpression
   | SessionWindowExpression
-  | ExplodeExpression;
+  | ExplodeExpression
+  | WindowExpression;
 
 /** A reference to a column by name; `path` has more than one part for nested access (`a.b`), `*` for all. */
 export interface ColumnRef {
@@ -110,6 +112,11 @@ export interface FunctionCall {
   readonly args: readonly Expression[];
   /** Non-expression arguments (a schema, a format, a mode). */
   readonly options?: Readonly<Record<string, unknown>>;
+  /**
+   * Set for a call that brings its own binder, as a user-defined function does: it is bound by it,
+   * not looked up by name (so the name only names the call, in output columns and fingerprints).
+   */
+  readonly binder?: FunctionBinder;
 }
 
 /** A call of an aggregate function; valid only inside `groupBy().agg()`. */
@@ -156,6 +163,51 @@ export interface ExplodeExpression {
   readonly outer: boolean;
 }
 
+/** The functions that exist only over a window (`OVER (...)`), beside the aggregates. */
+export type WindowFunctionName =
+  'row_number' | 'rank' | 'dense_rank' | 'ntile' | 'lag' | 'lead' | 'first_value' | 'last_value';
+
+/** A ranking, offset or value function of a window: `lag(x, 1, 0)`, `ntile(4)`. */
+export interface WindowFunctionCall {
+  readonly kind: 'windowCall';
+  readonly name: WindowFunctionName;
+  readonly args: readonly Expression[];
+  /** For first_value and last_value: skip nulls. */
+  readonly ignoreNulls?: boolean;
+}
+
+/** One bound of a window frame: rows (or order values) from the current row; `-Infinity` and `Infinity` are unbounded. */
+export type FrameBound = number;
+
+/** `ROWS` or `RANGE BETWEEN start AND end`, relative to the current row (0 is CURRENT ROW). */
+export interface WindowFrame {
+  readonly type: 'rows' | 'range';
+  readonly start: FrameBound;
+  readonly end: FrameBound;
+}
+
+/** One ORDER BY key of a window. */
+export interface WindowOrder {
+  readonly expr: Expression;
+  readonly ascending: boolean;
+  readonly nullsFirst: boolean;
+}
+
+/** `PARTITION BY ... ORDER BY ... frame`: the rows a window function sees around each row. */
+export interface WindowSpec {
+  readonly partitionBy: readonly Expression[];
+  readonly orderBy: readonly WindowOrder[];
+  /** Absent: Spark's default, RANGE UNBOUNDED PRECEDING to CURRENT ROW when ordered, the whole partition when not. */
+  readonly frame?: WindowFrame;
+}
+
+/** `fn OVER (spec)`: a window function or an aggregate computed over each row's window; valid only in `select`. */
+export interface WindowExpression {
+  readonly kind: 'windowFunction';
+  readonly fn: WindowFunctionCall | AggregateCall;
+  readonly spec: WindowSpec;
+}
+
 /** The direct children of an expression. */
 export function childrenOf(e: Expression): readonly Expression[] {
   switch (e.kind) {
@@ -182,6 +234,9 @@ export function childrenOf(e: Expression): readonly Expression[] {
       return [e.timeColumn];
     case 'sessionWindow':
       return e.gap.kind === 'dynamic' ? [e.timeColumn, e.gap.expression] : [e.timeColumn];
+    case 'windowFunction':
+      // the aggregate itself is not a child: a windowed sum does not make its select an aggregation
+      return [...e.fn.args, ...e.spec.partitionBy, ...e.spec.orderBy.map((o) => o.expr)];
   }
 }
 
@@ -229,6 +284,16 @@ export function replaceExpressions(
         ...e,
         timeColumn: r(e.timeColumn),
         gap: e.gap.kind === 'dynamic' ? { ...e.gap, expression: r(e.gap.expression) } : e.gap,
+      };
+    case 'windowFunction':
+      return {
+        ...e,
+        fn: { ...e.fn, args: e.fn.args.map(r) },
+        spec: {
+          ...e.spec,
+          partitionBy: e.spec.partitionBy.map(r),
+          orderBy: e.spec.orderBy.map((o) => ({ ...o, expr: r(o.expr) })),
+        },
       };
   }
 }

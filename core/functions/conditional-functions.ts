@@ -1,22 +1,78 @@
 /**
- * Binders of functions whose builders live elsewhere: `coalesce` (built by `coalesce()` in
- * core/api/functions.ts) and `get_field` (built by `Column.getField` when the struct is computed,
+ * Functions about nulls and choices: `coalesce`, `nvl` and `ifnull` (coalesce of two), `nullif`,
+ * `greatest` and `least`, and `get_field` (built by `Column.getField` when the struct is computed,
  * not a column reference).
+ *
+ * As in Spark: `nullif(a, b)` is null when `a = b`, else `a`; `greatest` and `least` skip nulls and
+ * are null only when every argument is (NaN is greater than any other double); all bring their
+ * arguments to one common type, as CASE WHEN does.
  */
 import { AnalysisError } from '../errors.js';
-import { coerce } from '../expr/binary-operators.js';
 import { commonType } from '../expr/common-type.js';
 import type { BoundExpression } from '../expr/bound-expression.js';
 import type { FunctionCall } from '../expr/expression.js';
 import { typeName } from '../types/data-types.js';
+import { bindBinary, coerce } from '../expr/binary-operators.js';
+import { comparatorFor } from '../expr/ordering.js';
 import { requireArity } from './function-arguments.js';
 import type { FunctionTable } from '../expr/function-table.js';
 
-/** Binders of coalesce and get_field. */
+/** Binders of the conditional functions. */
 export const conditionalFunctions: FunctionTable = {
   coalesce: bindCoalesce,
+  nvl: (args) => {
+    requireArity('nvl', args, 2);
+    return bindCoalesce(args);
+  },
+  ifnull: (args) => {
+    requireArity('ifnull', args, 2);
+    return bindCoalesce(args);
+  },
+  nullif: bindNullIf,
+  greatest: (args) => bindExtreme('greatest', args, 1),
+  least: (args) => bindExtreme('least', args, -1),
   get_field: bindGetField,
 };
+
+function bindNullIf(args: readonly BoundExpression[]): BoundExpression {
+  requireArity('nullif', args, 2);
+  const equal = bindBinary('=', args[0], args[1]).eval;
+  const value = args[0].eval;
+  return {
+    dataType: args[0].dataType,
+    nullable: true,
+    eval: (row) => (equal(row) === true ? null : value(row)),
+  };
+}
+
+/** The largest (`sign` 1) or smallest (`sign` -1) non-null argument. */
+function bindExtreme(
+  name: string,
+  args: readonly BoundExpression[],
+  sign: 1 | -1,
+): BoundExpression {
+  if (args.length < 2) {
+    throw new AnalysisError(`${name}() needs at least two arguments, got ${args.length}.`);
+  }
+  const dataType = commonType(
+    args.map((a) => a.dataType),
+    `${name}()`,
+  );
+  const compare = comparatorFor(dataType);
+  const evals = args.map((a) => coerce(a, dataType).eval);
+  return {
+    dataType,
+    nullable: args.every((a) => a.nullable),
+    eval: (row) => {
+      let best: unknown = null;
+      for (const e of evals) {
+        const v = e(row);
+        if (v !== null && (best === null || sign * compare(v, best) > 0)) best = v;
+      }
+      return best;
+    },
+  };
+}
 
 /** The first non-null argument, all brought to their common type (as CASE WHEN does). */
 function bindCoalesce(args: readonly BoundExpression[]): BoundExpression {

@@ -20,6 +20,7 @@ const IMPLICIT_CASTS: Partial<Record<AtomicKind, readonly string[]>> = {
   string: ['string', 'int', 'long', 'double', 'boolean', 'date', 'timestamp'],
   double: ['double', 'int', 'long', 'string'],
   int: ['int', 'long'],
+  long: ['int', 'long', 'double', 'string'],
   timestamp: ['timestamp', 'date', 'string'],
   date: ['date', 'timestamp', 'string'],
 };

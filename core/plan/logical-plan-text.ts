@@ -41,6 +41,8 @@ function nodeLine(plan: LogicalPlan): string {
       return `Join ${plan.joinType}${plan.condition ? `, ${expressionText(plan.condition)}` : ''}${plan.usingColumns ? `, using [${plan.usingColumns.join(', ')}]` : ''} ${columnsText(plan.schema)}`;
     case 'sort':
       return `Sort [${plan.orders.map((o) => `${expressionText(o.expr)} ${o.ascending ? 'ASC' : 'DESC'} NULLS ${o.nullsFirst ? 'FIRST' : 'LAST'}`).join(', ')}]`;
+    case 'window':
+      return `Window ${expressionsText(plan.windowExprs)}`;
     case 'limit':
       return `Limit ${plan.n}`;
     case 'deduplicate':

@@ -3,7 +3,12 @@
  * schema (computed when the node is built, so a bad column name fails at the transformation that
  * mentions it, as in Spark) and whether it reads a stream.
  */
-import type { Expression, ExplodeExpression, TimeWindowExpression } from '../expr/expression.js';
+import type {
+  Expression,
+  ExplodeExpression,
+  TimeWindowExpression,
+  WindowExpression,
+} from '../expr/expression.js';
 import type { OutputMode } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
@@ -106,6 +111,16 @@ export interface Sort extends PlanNode {
   readonly orders: readonly SortOrder[];
 }
 
+/**
+ * Window functions (`fn.over(window)`, `fn OVER (...)`): every input column, then one column per
+ * window expression, computed over each row's window. A table-only node: streams refuse it.
+ */
+export interface Window extends PlanNode {
+  readonly kind: 'window';
+  readonly input: LogicalPlan;
+  readonly windowExprs: readonly WindowExpression[];
+}
+
 /** `limit(n)`. */
 export interface Limit extends PlanNode {
   readonly kind: 'limit';
@@ -161,6 +176,7 @@ export type LogicalPlan =
   | Union
   | Join
   | Sort
+  | Window
   | Limit
   | Deduplicate
   | TransformWithState;
@@ -176,6 +192,7 @@ export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
     case 'aggregate':
     case 'watermark':
     case 'sort':
+    case 'window':
     case 'limit':
     case 'deduplicate':
       return [plan.input];

@@ -7,7 +7,7 @@ import { AnalysisError } from '../errors.js';
 import { bindAggregate } from '../expr/aggregate-functions.js';
 import { bindExpression } from '../expr/binder.js';
 import { commonType } from '../expr/common-type.js';
-import type { Expression, TimeWindowExpression } from '../expr/expression.js';
+import type { Expression, TimeWindowExpression, WindowExpression } from '../expr/expression.js';
 import { containsExpression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
 import { schemaScope, type Scope } from '../expr/scope.js';
@@ -24,6 +24,8 @@ import {
   typeName,
 } from '../types/data-types.js';
 import { joinScope } from './join-scope.js';
+import { extractWindowExpressions, windowColumnName } from './window-expressions.js';
+import { bindWindowExpression } from '../expr/window-function-binder.js';
 import { withoutNullWindowTimes } from './null-window-time-filter.js';
 import {
   EXPANDED_WINDOW_COLUMN,
@@ -36,8 +38,10 @@ import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './lo
 
 /** A `select`: expands stars, checks every expression, allows one explode. */
 export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
-  const scope = planScope(input);
   const expanded = exprs.flatMap((e) => expandStar(e, input.schema));
+  const windowed = extractWindowExpressions(expanded, input.schema.fields.length);
+  if (windowed) return project(window(input, windowed.windowExprs), windowed.exprs);
+  const scope = planScope(input);
   const toExpand = slidingWindowToExpand(expanded);
   if (toExpand) {
     const passThrough = input.schema.fields.map((_, i) => columnAt(input.schema, i));
@@ -138,6 +142,26 @@ function rejectNested(e: Expression, where: string): void {
       `explode() must be a top-level expression of select(), not nested in ${where}.`,
     );
   }
+}
+
+/**
+ * A Window node: the input's columns, then one column per window expression (named
+ * `_we0`, `_we1`, ...; the select above it gives them their names).
+ */
+export function window(input: LogicalPlan, windowExprs: readonly WindowExpression[]): LogicalPlan {
+  const scope = planScope(input);
+  const fields = windowExprs.map((e, i) => {
+    const bound = bindWindowExpression(e, scope);
+    return field(windowColumnName(i), bound.dataType, bound.nullable);
+  });
+  return {
+    kind: 'window',
+    id: newPlanId(),
+    input,
+    windowExprs,
+    schema: struct([...input.schema.fields, ...fields]),
+    isStreaming: input.isStreaming,
+  };
 }
 
 /** A `filter`: the condition must be boolean. */

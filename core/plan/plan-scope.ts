@@ -32,6 +32,7 @@ export function tracedIndex(plan: LogicalPlan, ref: ColumnRef): number | undefin
   switch (plan.kind) {
     case 'filter':
     case 'sort':
+    case 'window':
     case 'limit':
     case 'watermark':
     case 'deduplicate':

@@ -1,6 +1,6 @@
 /**
  * Whether a plan reads the processing time: true when any of its expressions calls
- * `current_timestamp()`, or it runs a stateful processor (whose timers, TTL and timer values read the
+ * `current_timestamp()` or `current_date()`, or it runs a stateful processor (whose timers, TTL and timer values read the
  * batch's clock). A plan that does not runs the same under every batch's clock.
  */
 import { containsExpression, type Expression } from '../expr/expression.js';
@@ -16,7 +16,7 @@ export function readsProcessingTime(plan: LogicalPlan): boolean {
 }
 
 function isCurrentTimestamp(e: Expression): boolean {
-  return e.kind === 'call' && e.name === 'current_timestamp';
+  return e.kind === 'call' && (e.name === 'current_timestamp' || e.name === 'current_date');
 }
 
 /** The expressions a node binds (not its inputs'). */
@@ -32,6 +32,8 @@ function expressionsOf(node: LogicalPlan): readonly Expression[] {
       return node.condition ? [node.condition] : [];
     case 'sort':
       return node.orders.map((o) => o.expr);
+    case 'window':
+      return node.windowExprs;
     case 'relation':
     case 'streamingRelation':
     case 'watermark':

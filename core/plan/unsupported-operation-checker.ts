@@ -215,6 +215,12 @@ function checkNode(node: LogicalPlan, mode: OutputMode): void {
   if (node.kind === 'union') checkUnion(node, mode);
   if (node.kind === 'join') checkJoin(node, mode);
   if (node.kind === 'deduplicate') checkDeduplicate(node, mode);
+  if (node.kind === 'window' && node.isStreaming) {
+    throw new UnsupportedOperationError(
+      `Non-time-based windows are not supported on streaming DataFrames/Datasets (operator: ${node.windowExprs.map(expressionName).join(', ')}, mode: ${mode}); ` +
+        "use an event-time window(...) in groupBy, or compute the window function on the sink's output (a table).",
+    );
+  }
 }
 
 /** `dropDuplicatesWithinWatermark` forgets a key by the watermark, so its input must have one. */

@@ -16,8 +16,19 @@
  * Spark's calendar interval (`ts + INTERVAL 1 hour`), except alone as a call's argument, where it
  * is the duration text `window()` and `session_window()` read.
  */
-import { InvalidOptionError } from '../errors.js';
-import type { BinaryOperator, Expression, Literal } from '../expr/expression.js';
+import type { FunctionLookup } from '../api/sql-front-end.js';
+import { InvalidOptionError, ParseError } from '../errors.js';
+import { WINDOW_FUNCTION_NAMES, windowed } from '../api/window-expression.js';
+import { datePartFieldNames } from '../functions/date-arithmetic-functions.js';
+import type {
+  BinaryOperator,
+  Expression,
+  Literal,
+  WindowFrame,
+  WindowFunctionName,
+  WindowOrder,
+  WindowSpec,
+} from '../expr/expression.js';
 import {
   BinaryType,
   BooleanType,
@@ -102,21 +113,15 @@ const COMPARISONS: Readonly<Record<string, BinaryOperator>> = {
   '<=>': '<=>',
 };
 
-const EXTRACT_FIELDS: Readonly<Record<string, string>> = {
-  YEAR: 'year',
-  MONTH: 'month',
-  DAY: 'dayofmonth',
-  HOUR: 'hour',
-  MINUTE: 'minute',
-  SECOND: 'second',
-};
-
 /** The units an INTERVAL literal may name, singular or plural. */
 const INTERVAL_UNIT = /^(year|month|week|day|hour|minute|second|millisecond|microsecond)s?$/i;
 
 /** Parses SQL expressions from a token cursor. */
 export class ExpressionParser {
-  constructor(private readonly cursor: TokenCursor) {}
+  constructor(
+    private readonly cursor: TokenCursor,
+    private readonly functions: FunctionLookup,
+  ) {}
 
   /** One whole expression. */
   expression(): Expression {
@@ -373,9 +378,9 @@ export class ExpressionParser {
       return this.typedLiteral(word);
     if (word === 'X' && followedByString && next.start === token.end) return this.binaryLiteral();
     if (c.isOperator('(', 1)) return this.call();
-    if (word === 'CURRENT_TIMESTAMP') {
+    if (word === 'CURRENT_TIMESTAMP' || word === 'CURRENT_DATE') {
       c.next();
-      return { kind: 'call', name: 'current_timestamp', args: [] };
+      return { kind: 'call', name: word.toLowerCase(), args: [] };
     }
     if (RESERVED.has(word)) c.fail('an expression');
     c.next();
@@ -406,11 +411,87 @@ export class ExpressionParser {
     if (star) c.next();
     const args = star || c.isOperator(')') ? [] : this.callArguments();
     c.expectOperator(')');
-    if (c.isKeyword('OVER'))
-      throw errorAt(c.peek(), 'window functions (OVER) are not supported yet');
     if (c.isKeyword('FILTER'))
       throw errorAt(c.peek(), 'aggregate FILTER clauses are not supported');
-    return sqlCallExpression({ name: token.text, args, star, distinct, token }, constantText);
+    const name = token.text.toLowerCase() as WindowFunctionName;
+    const windowCall = WINDOW_FUNCTION_NAMES.includes(name) && c.isKeyword('OVER');
+    const fn: Expression = windowCall
+      ? { kind: 'call', name, args }
+      : sqlCallExpression(
+          { name: token.text, args, star, distinct, token },
+          constantText,
+          this.functions,
+        );
+    if (!c.isKeyword('OVER')) return fn;
+    const over = c.next();
+    try {
+      return windowed(fn, this.windowSpec());
+    } catch (error) {
+      if (error instanceof ParseError) throw error;
+      throw errorAt(over, (error as Error).message.replace(/\.$/, ''));
+    }
+  }
+
+  /** `(PARTITION BY e, ... ORDER BY key, ... [ROWS | RANGE] frame)` after OVER. */
+  private windowSpec(): WindowSpec {
+    const c = this.cursor;
+    c.expectOperator('(');
+    const partitionBy: Expression[] = [];
+    if (c.acceptKeyword('PARTITION')) {
+      c.expectKeyword('BY');
+      partitionBy.push(...this.expressionList());
+    }
+    const orderBy: WindowOrder[] = [];
+    if (c.acceptKeyword('ORDER')) {
+      c.expectKeyword('BY');
+      do orderBy.push(this.windowOrder());
+      while (c.acceptOperator(','));
+    }
+    let frame: WindowFrame | undefined;
+    if (c.isKeyword(['ROWS', 'RANGE'])) {
+      const type = c.next().text.toLowerCase() as 'rows' | 'range';
+      if (c.acceptKeyword('BETWEEN')) {
+        const start = this.frameBound();
+        c.expectKeyword('AND');
+        frame = { type, start, end: this.frameBound() };
+      } else frame = { type, start: this.frameBound(), end: 0 };
+    }
+    c.expectOperator(')');
+    return frame ? { partitionBy, orderBy, frame } : { partitionBy, orderBy };
+  }
+
+  private windowOrder(): WindowOrder {
+    const c = this.cursor;
+    const expr = this.expression();
+    const ascending = !c.acceptKeyword('DESC');
+    if (ascending) c.acceptKeyword('ASC');
+    let nullsFirst = ascending;
+    if (c.acceptKeyword('NULLS')) {
+      if (c.acceptKeyword('LAST')) nullsFirst = false;
+      else {
+        c.expectKeyword('FIRST');
+        nullsFirst = true;
+      }
+    }
+    return { expr, ascending, nullsFirst };
+  }
+
+  /** UNBOUNDED PRECEDING | n PRECEDING | CURRENT ROW | n FOLLOWING | UNBOUNDED FOLLOWING. */
+  private frameBound(): number {
+    const c = this.cursor;
+    if (c.acceptKeyword('CURRENT')) {
+      c.expectKeyword('ROW');
+      return 0;
+    }
+    let size = Infinity;
+    if (!c.acceptKeyword('UNBOUNDED')) {
+      const token = c.peek();
+      if (token.kind !== 'number') c.fail('UNBOUNDED, CURRENT ROW or a number');
+      size = Number((numberLiteral(c.next()) as Literal).value);
+    }
+    if (c.acceptKeyword('PRECEDING')) return -size;
+    c.expectKeyword('FOLLOWING');
+    return size;
   }
 
   /**
@@ -464,13 +545,19 @@ export class ExpressionParser {
     c.next();
     c.expectOperator('(');
     const unit = c.peek();
-    const name = unit.kind === 'identifier' ? EXTRACT_FIELDS[unit.text.toUpperCase()] : undefined;
-    if (!name) return c.fail(`one of ${Object.keys(EXTRACT_FIELDS).join(', ')}`);
+    const known =
+      unit.kind === 'identifier' && datePartFieldNames.includes(unit.text.toUpperCase());
+    if (!known) return c.fail(`one of ${datePartFieldNames.join(', ')}`);
     c.next();
     c.expectKeyword('FROM');
     const source = this.expression();
     c.expectOperator(')');
-    return { kind: 'call', name, args: [source] };
+    const field: Expression = {
+      kind: 'literal',
+      value: unit.text.toUpperCase(),
+      dataType: StringType,
+    };
+    return { kind: 'call', name: 'date_part', args: [field, source] };
   }
 
   /** An INTERVAL literal as Spark's calendar interval (months, days, microseconds): `ts + INTERVAL 1 hour`. */

@@ -5,7 +5,7 @@
  * parser: the main entry reaches it only through the registration this module performs.
  */
 import { Column } from '../api/column.js';
-import { installSqlFrontEnd } from '../api/sql-front-end.js';
+import { installSqlFrontEnd, NO_USER_FUNCTIONS } from '../api/sql-front-end.js';
 import { planStatement } from './query-planner.js';
 import { planSelect } from './select-block.js';
 import { parseExpression, parseSelectItem, parseStatement } from './sql-parser.js';
@@ -15,11 +15,16 @@ export { parseExpression, parseStatement } from './sql-parser.js';
 export type { SqlStatement } from './sql-ast.js';
 
 installSqlFrontEnd({
-  statementPlan: (sql, tables) => planStatement(parseStatement(sql), tables),
+  statementPlan: (sql, tables, functions) => planStatement(parseStatement(sql, functions), tables),
   expression: parseExpression,
-  selectExpressions: (input, texts) =>
+  selectExpressions: (input, texts, functions) =>
     planSelect(
-      { kind: 'select', distinct: false, items: texts.map(parseSelectItem), groupBy: [] },
+      {
+        kind: 'select',
+        distinct: false,
+        items: texts.map((text) => parseSelectItem(text, functions)),
+        groupBy: [],
+      },
       { plan: input, sources: [] },
       [],
     ),
@@ -27,10 +32,12 @@ installSqlFrontEnd({
 
 /**
  * A SQL expression as a Column: `expr('price * quantity AS total')`, `expr('count(*)')`. A
- * trailing alias names the column; names resolve where the column is used.
+ * trailing alias names the column; names resolve where the column is used. It belongs to no
+ * session, so it calls built-in functions only: use `df.selectExpr` or `session.sql` for the
+ * functions of `session.udf.register`.
  */
 export function expr(sql: string): Column {
-  const item = parseSelectItem(sql);
+  const item = parseSelectItem(sql, NO_USER_FUNCTIONS);
   return new Column(
     item.alias === undefined ? item.expr : { kind: 'alias', child: item.expr, name: item.alias },
   );

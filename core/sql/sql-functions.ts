@@ -9,6 +9,7 @@
  * parsing, at its position, with the closest known name when there is one.
  */
 import { Column } from '../api/column.js';
+import type { FunctionLookup } from '../api/sql-front-end.js';
 import { session_window, window } from '../api/functions.js';
 import { from_json } from '../api/json-functions.js';
 import { toLiteral } from '../api/literal.js';
@@ -103,11 +104,24 @@ const SPECIAL: Readonly<Record<string, CallBuilder>> = {
     arity(call, 0, 0);
     return { kind: 'call', name: 'current_timestamp', args: [] };
   },
+  current_date: (call) => {
+    arity(call, 0, 0);
+    return { kind: 'call', name: 'current_date', args: [] };
+  },
 };
 
-/** The expression a SQL call stands for; an AnalysisError naming the call when there is none. */
-export function sqlCallExpression(call: SqlCall, text: ConstantText): Expression {
+/**
+ * The expression a SQL call stands for; an AnalysisError naming the call when there is none. A
+ * user-defined function of the session shadows a built-in of the same name, as in Spark.
+ */
+export function sqlCallExpression(
+  call: SqlCall,
+  text: ConstantText,
+  functions: FunctionLookup,
+): Expression {
   const name = call.name.toLowerCase();
+  const userCall = call.star || call.distinct ? undefined : functions.call(name, call.args);
+  if (userCall) return userCall;
   const aggregate = Object.hasOwn(AGGREGATES, name) ? AGGREGATES[name] : undefined;
   if (aggregate) return aggregateCall(aggregate, call);
   const special = Object.hasOwn(SPECIAL, name);
@@ -116,6 +130,7 @@ export function sqlCallExpression(call: SqlCall, text: ConstantText): Expression
       ...Object.keys(AGGREGATES),
       ...Object.keys(SPECIAL),
       ...Object.keys(builtinFunctions),
+      ...functions.names(),
     ];
     const suggestion = closestName(name, known);
     fail(call, `Unknown function '${call.name}'`, suggestion && `Did you mean \`${suggestion}\`?`);

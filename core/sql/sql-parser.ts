@@ -14,6 +14,7 @@
  * Every syntax error is a ParseError naming the line and column of the token where it was found
  * and what was expected there.
  */
+import { type FunctionLookup, NO_USER_FUNCTIONS } from '../api/sql-front-end.js';
 import type { Expression } from '../expr/expression.js';
 import type { JoinType } from '../plan/logical-plan.js';
 import { ExpressionParser, RESERVED } from './expression-parser.js';
@@ -29,24 +30,33 @@ import type {
 import type { Token } from './sql-lexer.js';
 import { errorAt, TokenCursor } from './token-cursor.js';
 
-/** Parses one SQL statement; a ParseError names the position of the first problem. */
-export function parseStatement(sql: string): SqlStatement {
-  const parser = new QueryParser(new TokenCursor(sql));
+/**
+ * Parses one SQL statement, whose calls may name `functions` besides the built-ins; a ParseError
+ * names the position of the first problem.
+ */
+export function parseStatement(
+  sql: string,
+  functions: FunctionLookup = NO_USER_FUNCTIONS,
+): SqlStatement {
+  const parser = new QueryParser(new TokenCursor(sql), functions);
   return parser.statement();
 }
 
 /** Parses one SQL expression (what `expr()`, `selectExpr()` and `filter(text)` take). */
-export function parseExpression(sql: string): Expression {
+export function parseExpression(
+  sql: string,
+  functions: FunctionLookup = NO_USER_FUNCTIONS,
+): Expression {
   const cursor = new TokenCursor(sql);
-  const e = new ExpressionParser(cursor).expression();
+  const e = new ExpressionParser(cursor, functions).expression();
   if (cursor.peek().kind !== 'end') cursor.fail('the end of the expression');
   return e;
 }
 
 /** Parses a select item: an expression with an optional alias (`selectExpr('a + 1 AS b')`). */
-export function parseSelectItem(sql: string): SqlSelectItem {
+export function parseSelectItem(sql: string, functions: FunctionLookup): SqlSelectItem {
   const cursor = new TokenCursor(sql);
-  const item = new QueryParser(cursor).selectItem();
+  const item = new QueryParser(cursor, functions).selectItem();
   if (cursor.peek().kind !== 'end') cursor.fail('the end of the expression');
   return item;
 }
@@ -72,8 +82,11 @@ class QueryParser {
   /** The alias written without AS after the last select item: perhaps a misspelt keyword. */
   private bareAlias: Token | undefined;
 
-  constructor(private readonly cursor: TokenCursor) {
-    this.expressions = new ExpressionParser(cursor);
+  constructor(
+    private readonly cursor: TokenCursor,
+    functions: FunctionLookup,
+  ) {
+    this.expressions = new ExpressionParser(cursor, functions);
   }
 
   statement(): SqlStatement {

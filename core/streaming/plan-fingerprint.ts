@@ -227,6 +227,9 @@ function expressionText(e: Expression): string {
     }
     case 'explode':
       return `explode${e.outer ? '_outer' : ''}(${expressionText(e.child)})`;
+    case 'windowFunction':
+      // refused in streams (unsupported-operation-checker.ts); named for completeness
+      return expressionName(e);
   }
 }
 

@@ -37,6 +37,8 @@ function nodeText(plan: LogicalPlan): string {
       return `Join ${plan.joinType}${plan.condition ? ` on ${expressionText(plan.condition)}` : ''}${plan.usingColumns ? ` using ${plan.usingColumns.join(', ')}` : ''}`;
     case 'sort':
       return `Sort ${plan.orders.map((o) => `${expressionText(o.expr)} ${o.ascending ? 'ASC' : 'DESC'}`).join(', ')}`;
+    case 'window':
+      return `Window ${expressionsText(plan.windowExprs)}`;
     case 'limit':
       return `Limit ${plan.n}`;
     case 'deduplicate':

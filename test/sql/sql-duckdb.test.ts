@@ -147,6 +147,47 @@ const QUERIES: readonly { spark: string; duck?: string; ordered?: boolean }[] = 
     spark: 'SELECT hour(ts) AS h, year(ts) AS y, count(*) FROM orders GROUP BY 1, 2',
     duck: 'SELECT hour(ts) AS h, year(ts) AS y, count(*) FROM orders GROUP BY 1, 2',
   },
+  {
+    spark:
+      "SELECT id, concat_ws('-', customer, CAST(qty AS STRING)) AS k, lpad(customer, 5, '*') AS l, rpad(customer, 4, 'xy') AS r, instr(customer, 'e') AS i FROM orders",
+  },
+  {
+    spark: "SELECT id, regexp_replace(customer, '[aeiou]', '_') AS v FROM orders",
+    duck: "SELECT id, regexp_replace(customer, '[aeiou]', '_', 'g') AS v FROM orders",
+  },
+  {
+    spark:
+      "SELECT id, greatest(qty, 2) AS g, least(amount, 50.0) AS s, nullif(qty, 0) AS z, nvl(qty, -1) AS q, ifnull(customer, '?') AS c FROM orders",
+    duck: "SELECT id, greatest(qty, 2) AS g, least(amount, 50.0) AS s, nullif(qty, 0) AS z, coalesce(qty, -1) AS q, ifnull(customer, '?') AS c FROM orders",
+  },
+  {
+    spark: 'SELECT id, md5(customer) AS h, sha2(customer, 256) AS s FROM orders',
+    duck: 'SELECT id, md5(customer) AS h, sha256(customer) AS s FROM orders',
+  },
+  {
+    spark:
+      "SELECT id, datediff(ts, DATE '2025-12-01') AS dd, date_format(ts, 'yyyy-MM-dd HH:mm') AS f, unix_millis(ts) AS ms, EXTRACT(MINUTE FROM ts) AS mi, CAST(date_add(ts, 40) AS STRING) AS plus, CAST(add_months(ts, 1) AS STRING) AS am FROM orders",
+    duck: "SELECT id, datediff('day', DATE '2025-12-01', ts::DATE) AS dd, strftime(ts, '%Y-%m-%d %H:%M') AS f, epoch_ms(ts) AS ms, minute(ts) AS mi, CAST(ts::DATE + 40 AS VARCHAR) AS plus, CAST(CAST(ts::DATE + INTERVAL 1 MONTH AS DATE) AS VARCHAR) AS am FROM orders",
+  },
+  {
+    spark:
+      "SELECT id, size(split(customer, 'e')) AS n, element_at(split(customer, 'e'), 1) AS f, array_contains(split(customer, 'e'), '') AS e FROM orders WHERE customer IS NOT NULL",
+    duck: "SELECT id, len(string_split(customer, 'e')) AS n, string_split(customer, 'e')[1] AS f, list_contains(string_split(customer, 'e'), '') AS e FROM orders WHERE customer IS NOT NULL",
+  },
+  {
+    spark:
+      'SELECT id, row_number() OVER (PARTITION BY customer ORDER BY ts, id) AS rn, rank() OVER (PARTITION BY customer ORDER BY qty DESC) AS r, dense_rank() OVER (ORDER BY qty) AS dr, ntile(3) OVER (PARTITION BY customer ORDER BY id) AS t FROM orders',
+    duck: 'SELECT id, row_number() OVER (PARTITION BY customer ORDER BY ts, id) AS rn, rank() OVER (PARTITION BY customer ORDER BY qty DESC NULLS LAST) AS r, dense_rank() OVER (ORDER BY qty NULLS FIRST) AS dr, ntile(3) OVER (PARTITION BY customer ORDER BY id) AS t FROM orders',
+  },
+  {
+    spark:
+      'SELECT id, lag(amount) OVER (PARTITION BY customer ORDER BY id) AS prev, lead(qty, 2, 0) OVER (ORDER BY id) AS next2, first_value(amount) OVER (PARTITION BY customer ORDER BY id) AS f, last_value(amount) OVER (PARTITION BY customer ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS l FROM orders',
+  },
+  {
+    spark:
+      'SELECT id, sum(amount) OVER (PARTITION BY customer ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS moving, count(*) OVER (PARTITION BY customer) AS n, avg(qty) OVER (PARTITION BY customer ORDER BY qty RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS near, max(amount) OVER (ORDER BY qty) AS running FROM orders',
+    duck: 'SELECT id, sum(amount) OVER (PARTITION BY customer ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS moving, count(*) OVER (PARTITION BY customer) AS n, avg(qty) OVER (PARTITION BY customer ORDER BY qty NULLS FIRST RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS near, max(amount) OVER (ORDER BY qty NULLS FIRST) AS running FROM orders',
+  },
 ];
 
 let duck: DuckDBConnection;
