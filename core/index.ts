@@ -215,6 +215,8 @@ export type { CreateResult, ObjectRangeReading, ObjectStore } from './checkpoint
 export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
 export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
+export { localCheckpointBackend } from './checkpoint/local-checkpoint-backend.js';
+export { DEFAULT_HISTORY_LENGTH, progressHistory } from './streaming/progress-history.js';
 export { validateKeyPrefix, validateQueryId } from './checkpoint/checkpoint-identifiers.js';
 export {
   type ReferenceEncoding,

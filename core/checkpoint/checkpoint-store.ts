@@ -59,6 +59,13 @@ export interface CommitRecord {
       { readonly dueAtWatermarkMicros?: number; readonly dueAtProcessingTimeMs?: number }
     >
   >;
+  /**
+   * The batch's progress record (Spark's StreamingQueryProgress, core/streaming/progress.ts), as it
+   * stood when the commit was written: its commit time is not in it. Stored in the commit so that
+   * history costs no request of its own; opaque here. Absent in records written before it existed.
+   * A backend may leave it out of copies of the commit it reads on every batch (DynamoDB's head).
+   */
+  readonly progress?: Readonly<Record<string, unknown>>;
 }
 
 /** The batch whose state manifest a commit names: its own, unless it changed no state. */

@@ -17,9 +17,9 @@
  *   5. persist  write changed state partitions and a manifest under attempt-unique keys; a batch
  *               that changed no state writes none, and its commit names the version it started from.
  *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
- *   7. commit   create commit#N (create-if-absent), with the watermark of N+1 from
- *               watermark-tracker.ts. Only now does batch N exist.
- *   8. report   build the progress record.
+ *   7. commit   build the batch's progress record, then create commit#N (create-if-absent) with
+ *               it and the watermark of N+1 from watermark-tracker.ts. Only now does batch N
+ *               exist; the commit's own time is added to the progress reported.
  *
  * A crash anywhere before 7 leaves commit#N absent, so the next attempt re-runs N from the same
  * intent and the same state version; a crash after 7 never re-runs N.
@@ -73,7 +73,14 @@ import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
-import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
+import {
+  type DurationBreakdown,
+  eventTimeText,
+  rowsPerSecond,
+  type StreamingQueryProgress,
+  withCommitDuration,
+} from './progress.js';
+import { storedProgress } from './stored-progress.js';
 
 /** How long an invocation holds the lease unless told otherwise. */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -244,6 +251,10 @@ export class MicroBatchExecution {
       persist: 0,
       sink: 0,
       commit: 0,
+      latestOffset: 0,
+      walCommit: 0,
+      addBatch: 0,
+      commitOffsets: 0,
       triggerExecution: 0,
     };
     const started = this.clock();
@@ -269,7 +280,7 @@ export class MicroBatchExecution {
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { lease, head } = leased;
-      const intent = await step('plan', () => this.planBatch(head, readAllAvailable));
+      const intent = await step('plan', () => this.planBatch(head, readAllAvailable, durations));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', async () =>
@@ -288,12 +299,23 @@ export class MicroBatchExecution {
         this.cache = undefined;
         return { kind: 'abandoned', batchId, reason: 'the time budget ran out before the commit' };
       }
+      durations.addBatch = durations.run + durations.persist + durations.sink;
+      durations.triggerExecution = this.clock() - started;
+      const reported = this.progress(
+        intent,
+        result,
+        durations,
+        started,
+        state ? (warm ? 'warm' : 'cold') : 'none',
+        persisted.bytes,
+      );
       const commit = this.commitRecord(
         intent,
         head,
         result.eventTimeMax,
         persisted,
         result.operatorTimers,
+        reported,
       );
       const committed = await step('commit', () => this.commitBatch(commit, intent, lease));
       if (committed !== 'committed') {
@@ -308,15 +330,7 @@ export class MicroBatchExecution {
           }
         : undefined;
       this.lastCommittedIntent = intent;
-      durations.triggerExecution = this.clock() - started;
-      const progress = this.progress(
-        intent,
-        result,
-        durations,
-        started,
-        state ? (warm ? 'warm' : 'cold') : 'none',
-        persisted.bytes,
-      );
+      const progress = withCommitDuration(reported, durations.commit, this.clock() - started);
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
@@ -332,6 +346,7 @@ export class MicroBatchExecution {
   private async planBatch(
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
+    durations: DurationBreakdown,
   ): Promise<OffsetIntent | undefined> {
     const committedIntent = await this.committedIntent(head);
     const start = this.sources.map((_, i) => committedIntent?.end[i] ?? null);
@@ -340,6 +355,7 @@ export class MicroBatchExecution {
       previousBatchTimestampMs: committedIntent?.batchTimestampMs,
       ...(readAllAvailable ? { readAllAvailable } : {}),
     };
+    const asked = performance.now();
     const latest = await Promise.all(
       this.sources.map((s, i) =>
         this.fixedEnds.has(i)
@@ -355,9 +371,12 @@ export class MicroBatchExecution {
       timersDue: this.timersDue(head, context.batchTimestampMs),
       batchTimestampMs: context.batchTimestampMs,
     };
+    durations.latestOffset = Math.round(performance.now() - asked);
     let next = nextBatch(facts);
     if (next.kind === 'plan-new' || next.kind === 'no-data') {
+      const writing = performance.now();
       const written = await this.options.checkpoint.putIntent(next.intent);
+      durations.walCommit = Math.round(performance.now() - writing);
       if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
     }
     return next.kind === 'idle' ? undefined : next.intent;
@@ -523,8 +542,8 @@ export class MicroBatchExecution {
   }
 
   /**
-   * The commit record: state version, event-time maxima so far, and the watermark for batch N+1
-   * (watermark-tracker.ts).
+   * The commit record: state version, event-time maxima so far, the watermark for batch N+1
+   * (watermark-tracker.ts), and the batch's progress as it stands before the commit.
    */
   private commitRecord(
     intent: OffsetIntent,
@@ -532,6 +551,7 @@ export class MicroBatchExecution {
     batchMax: Map<number, number>,
     state: { readonly manifestKey: string | null; readonly stateVersion: number | undefined },
     operatorTimers: Record<string, NextTimer>,
+    progress: StreamingQueryProgress,
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
     return {
@@ -546,6 +566,7 @@ export class MicroBatchExecution {
         this.physical.watermarks,
         intent.watermarkMicros,
       ),
+      progress: storedProgress(progress),
     };
   }
 
@@ -577,7 +598,6 @@ export class MicroBatchExecution {
     stateBytesWritten: number,
   ): StreamingQueryProgress {
     const numInputRows = result.sourceRows.reduce((a, b) => a + b, 0);
-    const seconds = Math.max(durations.triggerExecution, 1) / 1000;
     const c = result.counters;
     const maxes = [...result.eventTimeMax.values()];
     const stateOperators = this.physical.statefulOperators.map((op) => ({
@@ -586,6 +606,8 @@ export class MicroBatchExecution {
       ...result.stores!.metrics(op.operatorId),
       numRowsDroppedByWatermark:
         result.operatorCounters.get(op.operatorId)?.numRowsDroppedByWatermark ?? 0,
+      numShufflePartitions: this.options.numStatePartitions,
+      numStateStoreInstances: this.options.numStatePartitions * op.storeNames.length,
       ...customMetrics(op, result.operatorCounters.get(op.operatorId)),
     }));
     return {
@@ -594,10 +616,10 @@ export class MicroBatchExecution {
       name: this.options.queryName ?? null,
       timestamp: new Date(started).toISOString(),
       batchId: intent.batchId,
+      batchDuration: durations.triggerExecution,
       numInputRows,
-      inputRowsPerSecond: numInputRows / seconds,
-      processedRowsPerSecond: numInputRows / seconds,
-      durationMs: durations,
+      ...rowsPerSecond(numInputRows, durations.triggerExecution),
+      durationMs: { ...durations },
       eventTime: {
         watermark: eventTimeText(intent.watermarkMicros),
         max: eventTimeText(maxes.length ? Math.max(...maxes) : null),
@@ -614,6 +636,7 @@ export class MicroBatchExecution {
         endOffset: intent.end[i],
         ...(s.reportLatestOffset ? { latestOffset: s.reportLatestOffset() } : {}),
         numInputRows: result.sourceRows[i],
+        ...rowsPerSecond(result.sourceRows[i], durations.triggerExecution),
         ...(s.metrics ? { metrics: s.metrics(intent.start[i] ?? undefined, intent.end[i]) } : {}),
         ...this.sourceWarnings(s, intent, i),
       })),
