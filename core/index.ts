@@ -193,6 +193,16 @@ export type {
   TransactionAction,
 } from './delta/delta-actions.js';
 export { StreamingQuery } from './streaming/streaming-query.js';
+export { StreamingQueryManager } from './api/streaming-query-manager.js';
+export {
+  IDLE_EVENT_INTERVAL_MS,
+  type QueryIdleEvent,
+  type QueryProgressEvent,
+  type QueryStartedEvent,
+  type QueryTerminatedEvent,
+  type StreamingQueryListener,
+} from './streaming/streaming-query-listener.js';
+export type { StreamingQueryStatus } from './streaming/streaming-query-status.js';
 export type { Trigger } from './streaming/trigger.js';
 export type { BatchStep } from './streaming/micro-batch-execution.js';
 export {
