@@ -17,9 +17,9 @@ const up = (levels) => (levels === 0 ? '\\./' : '(\\.\\./){' + levels + '}');
 function coreRestrictions(depth) {
   return [
     {
-      regex: `^${up(depth)}(functions|infra)/`,
+      regex: `^${up(depth)}(functions|infra|cli)/`,
       message:
-        'core never imports the Lambda functions or the CDK app: they depend on core, not the reverse.',
+        'core never imports the Lambda functions, the CDK app or the CLI: they depend on core, not the reverse.',
     },
     {
       group: [
@@ -121,4 +121,31 @@ export default tseslint.config(
     },
   },
   ...layeringBlocks(),
+  {
+    files: ['cli/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(functions|infra)/',
+              message:
+                'The CLI runs queries and reads checkpoints through core; it never imports the Lambda functions or the CDK app.',
+            },
+            {
+              group: [
+                'aws-cdk-lib',
+                'aws-cdk-lib/*',
+                'constructs',
+                'aws-lambda',
+                '@aws-lambda-powertools/*',
+              ],
+              message: 'The CLI knows no CDK and no Lambda types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

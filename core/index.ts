@@ -217,6 +217,7 @@ export type {
   CheckpointStore,
   CommitRecord,
   CreateMetadataResult,
+  LeaseHolder,
   OffsetIntent,
   PutIntentResult,
   QueryMetadata,
@@ -227,6 +228,7 @@ export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
 export { localCheckpointBackend } from './checkpoint/local-checkpoint-backend.js';
 export { DEFAULT_HISTORY_LENGTH, progressHistory } from './streaming/progress-history.js';
+export { checkpointStatus, type CheckpointStatus } from './streaming/checkpoint-status.js';
 export { validateKeyPrefix, validateQueryId } from './checkpoint/checkpoint-identifiers.js';
 export {
   type ReferenceEncoding,
@@ -243,6 +245,7 @@ export {
 export {
   MicroBatchExecution,
   type BatchOutcome,
+  type BatchReplay,
   type MicroBatchExecutionOptions,
 } from './streaming/micro-batch-execution.js';
 export type { CheckpointMaintenance } from './streaming/checkpoint-maintenance.js';

@@ -49,6 +49,7 @@ import {
   type CommitResult,
   type CreateMetadataResult,
   type Lease,
+  type LeaseHolder,
   type LeaseResult,
   type OffsetIntent,
   type PutIntentResult,
@@ -220,6 +221,13 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
 
   async latestCommit(): Promise<CommitRecord | undefined> {
     return this.headCommit(await this.getItem('head'));
+  }
+
+  /** The lease's holder as the head records it (it may have expired), without taking it. */
+  async readLease(): Promise<LeaseHolder | undefined> {
+    const head = await this.getItem('head');
+    if (head?.leaseOwner === undefined || head.leaseExpiresAt === undefined) return undefined;
+    return { owner: head.leaseOwner, expiresAtMs: head.leaseExpiresAt };
   }
 
   /** The commit the head item holds, checked against the head's batchId and the commit log. */

@@ -95,6 +95,12 @@ export interface Lease {
   readonly expiresAtMs: number;
 }
 
+/** Who holds (or last held) a query's lease, and until when. */
+export interface LeaseHolder {
+  readonly owner: string;
+  readonly expiresAtMs: number;
+}
+
 /** Taking the lease either succeeds (and reads the head in the same request) or finds another holder. */
 export type LeaseResult =
   | { readonly kind: 'acquired'; readonly lease: Lease; readonly head: CommitRecord | undefined }
@@ -115,6 +121,11 @@ export interface CheckpointStore {
   createMetadata(metadata: QueryMetadata): Promise<CreateMetadataResult>;
   /** Takes the lease if it is free, expired or already `owner`'s, and returns the head with it. */
   acquireLease(owner: string, durationMs: number): Promise<LeaseResult>;
+  /**
+   * Reads who holds the lease, without taking it, for tools such as `sluice status`. A store whose
+   * lease is advisory (the local backend records no holder) has no such method.
+   */
+  readLease?(): Promise<LeaseHolder | undefined>;
   /** Gives the lease up if it is still `lease`, so the next invocation need not wait for it to expire. */
   releaseLease(lease: Lease): Promise<void>;
   /** The commit of the highest committed batch, or undefined before the first. */

@@ -66,6 +66,7 @@ import {
   StateRepository,
   type StoresByEntry,
 } from '../state/state-repository.js';
+import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { BatchPlans } from './batch-plans.js';
@@ -98,6 +99,13 @@ export type BatchOutcome =
   | { readonly kind: 'lease-held'; readonly owner: string }
   | { readonly kind: 'conflict' | 'lease-lost'; readonly batchId: number }
   | { readonly kind: 'abandoned'; readonly batchId: number; readonly reason: string };
+
+/** A batch re-run from its intent: what it read and the rows it output. */
+export interface BatchReplay {
+  readonly intent: OffsetIntent;
+  readonly schema: StructType;
+  readonly rows: readonly Row[];
+}
 
 /** The protocol steps, in order; `afterStep` observes each. */
 export type BatchStep = 'lease' | 'plan' | 'load' | 'run' | 'persist' | 'sink' | 'commit';
@@ -425,9 +433,7 @@ export class MicroBatchExecution {
     const manifestKey = head?.stateManifest ?? null;
     if (this.cache && this.cache.manifestKey === manifestKey)
       return { state: this.cache, warm: true };
-    const version = head ? stateVersionOf(head) : undefined;
-    const loaded = await this.repository.load(manifestKey, this.storeIds, version);
-    return { state: { manifestKey, ...loaded }, warm: false };
+    return { state: await this.freshState(head), warm: false };
   }
 
   /**
@@ -648,6 +654,44 @@ export class MicroBatchExecution {
   private sourceWarnings(source: Source, intent: OffsetIntent, i: number) {
     const warnings = source.warnings?.(intent.start[i] ?? undefined, intent.end[i]) ?? [];
     return warnings.length > 0 ? { warnings } : {};
+  }
+
+  /**
+   * Re-runs batch `batchId` from its intent (offsets, processing time, watermark) on the state
+   * version it started from (the commit of `batchId - 1`), and returns its output without writing
+   * state, calling the sink or committing: deterministic debugging of a batch that ran elsewhere.
+   * A batch whose attempt failed before its commit replays as well, since only its intent is needed.
+   */
+  async replayBatch(batchId: number): Promise<BatchReplay> {
+    const { checkpoint } = this.options;
+    const intent = await checkpoint.getIntent(batchId);
+    if (!intent) {
+      throw new CheckpointError(
+        `Checkpoint ${checkpoint.location} has no intent of batch ${batchId}: it was never planned, or is older than the retained batches. Pick a batch that \`sluice history\` lists.`,
+      );
+    }
+    const previous = batchId === 0 ? undefined : await checkpoint.getCommit(batchId - 1);
+    if (batchId > 0 && !previous) {
+      throw new CheckpointError(
+        `Checkpoint ${checkpoint.location} no longer has the commit of batch ${batchId - 1}, whose state batch ${batchId} started from; it is older than the retained batches.`,
+      );
+    }
+    const state = this.storeIds.length === 0 ? undefined : await this.freshState(previous);
+    const result = await this.executeBatch(
+      intent,
+      previous,
+      state,
+      await this.committedIntent(previous),
+    );
+    return { intent, schema: this.options.plan.schema, rows: result.output };
+  }
+
+  /** The state at `head`'s version read from the checkpoint, never from (nor into) the cache. */
+  private async freshState(head: CommitRecord | undefined): Promise<CachedState> {
+    const manifestKey = head?.stateManifest ?? null;
+    const version = head ? stateVersionOf(head) : undefined;
+    const loaded = await this.repository.load(manifestKey, this.storeIds, version);
+    return { manifestKey, ...loaded };
   }
 
   /** The input available after the last committed batch, summed over the sources that can tell (undefined if none can). */
