@@ -5,36 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  col,
   InvalidOptionError,
   localCheckpointBackend,
   type RowObject,
   SluiceSession,
 } from '../../core/index.js';
-import { tempDir } from '../support/temp-dir.js';
-
-/** A checkpoint of a count per key, after a batch of each of `batches`. */
-async function countsCheckpoint(batches: string[][]): Promise<string> {
-  const checkpoint = tempDir('sluice-state-source-');
-  const session = new SluiceSession();
-  const input = session.memoryStream('k STRING', 'keys');
-  const query = await session.readStream
-    .memory(input)
-    .groupBy(col('k'))
-    .count()
-    .writeStream.format('memory')
-    .queryName('counts')
-    .outputMode('update')
-    .option('checkpointLocation', checkpoint)
-    .option('numStatePartitions', 3)
-    .start();
-  for (const keys of batches) {
-    input.addData(keys.map((k) => ({ k })));
-    await query.processAllAvailable();
-  }
-  await query.stop();
-  return checkpoint;
-}
+import { countsCheckpoint } from '../support/counts-checkpoint.js';
 
 /** The count each stored value holds, by key, from the JSON of the `value` column. */
 const counts = (rows: RowObject[]) =>

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { DynamoDbCheckpointStore } from '../../core/aws/dynamodb-checkpoint-store.js';
 import { decodeCheckpointRecord } from '../../core/checkpoint/checkpoint-record.js';
 import type { CommitRecord } from '../../core/checkpoint/checkpoint-store.js';
-import { col, count, progressHistory, SluiceSession } from '../../core/index.js';
-import { at, clickSchema } from '../support/events.js';
+import { progressHistory } from '../../core/index.js';
+import { countCategories } from '../support/category-counts.js';
+import { at } from '../support/events.js';
 import { dynamoClient } from '../support/aws-clients.js';
 import { uniqueName } from '../support/unique-name.js';
 import { awsBackend } from './aws-backend.js';
@@ -18,25 +19,13 @@ describe('progress history in the DynamoDB checkpoint', () => {
   it('reads each batch back from its commit item; the head leaves progress out', async () => {
     const queryId = uniqueName('history');
     const backend = await awsBackend(queryId);
-    const session = new SluiceSession();
-    const events = session.memoryStream(clickSchema, 'clicks');
-    const query = await session.readStream
-      .memory(events)
-      .groupBy(col('category'))
-      .agg(count().alias('n'))
-      .writeStream.format('memory')
-      .queryName('history')
-      .outputMode('update')
-      .checkpoint(backend)
-      .start();
-    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u1' }]);
-    await query.processAllAvailable();
-    events.addData([
-      { ts: at('10:01:00'), category: 'a', user: 'u2' },
-      { ts: at('10:02:00'), category: 'b', user: 'u3' },
+    const query = await countCategories(backend, [
+      [{ ts: at('10:00:00'), category: 'a', user: 'u1' }],
+      [
+        { ts: at('10:01:00'), category: 'a', user: 'u2' },
+        { ts: at('10:02:00'), category: 'b', user: 'u3' },
+      ],
     ]);
-    await query.processAllAvailable();
-    await query.stop();
 
     const history = await progressHistory(backend.checkpoint);
     expect(history.map((p) => [p.batchId, p.numInputRows, p.runId])).toEqual([

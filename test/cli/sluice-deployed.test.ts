@@ -5,9 +5,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { col, count, SluiceSession } from '../../core/index.js';
 import { awsBackend } from '../aws/aws-backend.js';
-import { at, clickSchema } from '../support/events.js';
+import { countCategories } from '../support/category-counts.js';
+import { at } from '../support/events.js';
 import { uniqueName } from '../support/unique-name.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -39,20 +39,9 @@ describe('sluice on a deployed query', () => {
   it('status shows the lease holder and last batch from the DynamoDB checkpoint; history its batches', async () => {
     const queryId = uniqueName('deployed');
     const backend = await awsBackend(queryId);
-    const session = new SluiceSession();
-    const events = session.memoryStream(clickSchema, 'clicks');
-    const query = await session.readStream
-      .memory(events)
-      .groupBy(col('category'))
-      .agg(count().alias('n'))
-      .writeStream.format('memory')
-      .queryName('deployed')
-      .outputMode('update')
-      .checkpoint(backend)
-      .start();
-    events.addData([{ ts: at('10:00:00'), category: 'a', user: 'u1' }]);
-    await query.processAllAvailable();
-    await query.stop();
+    const query = await countCategories(backend, [
+      [{ ts: at('10:00:00'), category: 'a', user: 'u1' }],
+    ]);
     // an invocation holds the lease now
     await backend.checkpoint.acquireLease('invocation-7', 60_000);
     const table = backend.checkpoint.location.split('/')[2];
