@@ -130,8 +130,9 @@ export function eventTimeText(micros: number | null | undefined): string | undef
 }
 
 /**
- * The rates of a batch that read `numInputRows` in `triggerExecutionMs`. As in Spark, the input rate
- * is over the time since the previous batch started, when known; here both are over the batch itself.
+ * The rates of a batch that read `numInputRows` in `triggerExecutionMs`. Spark's input rate is over
+ * the time since the previous trigger; Sluice's, like the processing rate, is over the batch itself,
+ * since a batch in Lambda may follow one that ran in another container.
  */
 export function rowsPerSecond(numInputRows: number, triggerExecutionMs: number) {
   const perSecond = numInputRows / (Math.max(triggerExecutionMs, 1) / 1000);
