@@ -7,6 +7,14 @@ import tseslint from 'typescript-eslint';
 const ENGINE = ['plan', 'expr', 'functions', 'exec', 'state', 'types', 'columnar'];
 /** The adapters: they implement the engine's small interfaces and know nothing of what drives them. */
 const ADAPTERS = ['aws', 'kafka'];
+/** The CDK and Lambda packages, which neither core nor the CLI may import. */
+const CDK_AND_LAMBDA = [
+  'aws-cdk-lib',
+  'aws-cdk-lib/*',
+  'constructs',
+  'aws-lambda',
+  '@aws-lambda-powertools/*',
+];
 /** How deep below core/ a source file may sit for the rules to know where core/ and the root are. */
 const MAX_DEPTH = 4;
 
@@ -17,18 +25,12 @@ const up = (levels) => (levels === 0 ? '\\./' : '(\\.\\./){' + levels + '}');
 function coreRestrictions(depth) {
   return [
     {
-      regex: `^${up(depth)}(functions|infra)/`,
+      regex: `^${up(depth)}(functions|infra|cli)/`,
       message:
-        'core never imports the Lambda functions or the CDK app: they depend on core, not the reverse.',
+        'core never imports the Lambda functions, the CDK app or the CLI: they depend on core, not the reverse.',
     },
     {
-      group: [
-        'aws-cdk-lib',
-        'aws-cdk-lib/*',
-        'constructs',
-        'aws-lambda',
-        '@aws-lambda-powertools/*',
-      ],
+      group: CDK_AND_LAMBDA,
       message: 'core knows no CDK and no Lambda types: they belong in infra/ and functions/.',
     },
   ];
@@ -121,4 +123,22 @@ export default tseslint.config(
     },
   },
   ...layeringBlocks(),
+  {
+    files: ['cli/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(functions|infra)/',
+              message:
+                'The CLI runs queries and reads checkpoints through core; it never imports the Lambda functions or the CDK app.',
+            },
+            { group: CDK_AND_LAMBDA, message: 'The CLI knows no CDK and no Lambda types.' },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -206,6 +206,16 @@ export type {
   TransactionAction,
 } from './delta/delta-actions.js';
 export { StreamingQuery } from './streaming/streaming-query.js';
+export { StreamingQueryManager } from './api/streaming-query-manager.js';
+export {
+  IDLE_EVENT_INTERVAL_MS,
+  type QueryIdleEvent,
+  type QueryProgressEvent,
+  type QueryStartedEvent,
+  type QueryTerminatedEvent,
+  type StreamingQueryListener,
+} from './streaming/streaming-query-listener.js';
+export type { StreamingQueryStatus } from './streaming/streaming-query-status.js';
 export type { Trigger } from './streaming/trigger.js';
 export type { BatchStep } from './streaming/micro-batch-execution.js';
 export {
@@ -220,6 +230,7 @@ export type {
   CheckpointStore,
   CommitRecord,
   CreateMetadataResult,
+  LeaseHolder,
   OffsetIntent,
   PutIntentResult,
   QueryMetadata,
@@ -228,6 +239,9 @@ export type { CreateResult, ObjectRangeReading, ObjectStore } from './checkpoint
 export { LocalDirectoryStore } from './checkpoint/local-directory-store.js';
 export { MemoryObjectStore } from './checkpoint/memory-object-store.js';
 export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
+export { localCheckpointBackend } from './checkpoint/local-checkpoint-backend.js';
+export { DEFAULT_HISTORY_LENGTH, progressHistory } from './streaming/progress-history.js';
+export { checkpointStatus, type CheckpointStatus } from './streaming/checkpoint-status.js';
 export { validateKeyPrefix, validateQueryId } from './checkpoint/checkpoint-identifiers.js';
 export {
   type ReferenceEncoding,
@@ -245,6 +259,7 @@ export {
   DEFAULT_LEASE_MS,
   MicroBatchExecution,
   type BatchOutcome,
+  type BatchReplay,
   type MicroBatchExecutionOptions,
 } from './streaming/micro-batch-execution.js';
 export type { CheckpointMaintenance } from './streaming/checkpoint-maintenance.js';

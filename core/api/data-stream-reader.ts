@@ -29,6 +29,7 @@ import { fileStreamSettings } from './file-stream-options.js';
 import { checkFileOptionNames } from './file-option-names.js';
 import { fileReadOptions, fileSelection, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
+import { isStateFormat } from './state-data-source.js';
 
 /** Reads streaming DataFrames. */
 export class DataStreamReader extends FileReaderBuilder {
@@ -52,6 +53,11 @@ export class DataStreamReader extends FileReaderBuilder {
     const format = this.formatName;
     if (format === 'kafka') {
       return this.kafka(typeof location === 'object' ? location.location : location);
+    }
+    if (isStateFormat(format)) {
+      throw new InvalidOptionError(
+        `format('${format}') reads a checkpoint's state as a table, not a stream: use session.read, not session.readStream.`,
+      );
     }
     return this.fileStream(format, this.fileListing(location));
   }

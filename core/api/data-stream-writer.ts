@@ -15,6 +15,7 @@ import {
 import type { BatchStep } from '../streaming/micro-batch-execution.js';
 import type { StreamingQueryProgress } from '../streaming/progress.js';
 import { StreamingQuery } from '../streaming/streaming-query.js';
+import type { QueryProgressEvent } from '../streaming/streaming-query-listener.js';
 import { resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
 import type { OptionValue } from './reader-options.js';
@@ -132,7 +133,13 @@ export class DataStreamWriter {
   async start(path?: string): Promise<StreamingQuery> {
     const query = this.check(path);
     const execution = await query.start();
-    return new StreamingQuery(execution, query.trigger, this.name ?? null, this.progressHook);
+    const hook = this.progressHook;
+    const own = hook
+      ? { onQueryProgress: ({ progress }: QueryProgressEvent) => hook(progress) }
+      : {};
+    return new StreamingQuery(execution, query.trigger, this.name ?? null, (q) =>
+      this.df.session.streams.listenerFor(q, own),
+    );
   }
 
   /**

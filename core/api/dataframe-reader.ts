@@ -34,6 +34,7 @@ import { FileReaderBuilder } from './file-reader-builder.js';
 import { checkFileOptionNames } from './file-option-names.js';
 import { fileReadOptions, fileSelection, type OptionValue } from './reader-options.js';
 import type { SluiceSession } from './session.js';
+import { isStateFormat, stateFrame } from './state-data-source.js';
 
 /** Options of a Delta table read. */
 export interface DeltaReadOptions {
@@ -63,6 +64,7 @@ export class DataFrameReader extends FileReaderBuilder {
   load(location?: string): DataFrame {
     const format = this.formatName;
     if (format === 'kafka') return this.kafka(location);
+    if (isStateFormat(format)) return stateFrame(this.session, format, location, this.options);
     const path = this.fileLocation(location);
     checkFileOptionNames(this.options, format, 'read');
     const { pathGlobFilter: pathGlob } = fileSelection(this.options);

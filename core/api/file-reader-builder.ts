@@ -20,17 +20,19 @@ import {
   deltaSchemaGiven,
 } from './delta-reader-builder.js';
 import type { OptionValue } from './reader-options.js';
+import { isStateFormat, type StateFormatName } from './state-data-source.js';
 
 /** A builder of DataFrames over files, Kafka or Delta tables. */
 export abstract class FileReaderBuilder {
-  protected formatName: FileFormat | 'kafka' = 'parquet';
+  protected formatName: FileFormat | 'kafka' | StateFormatName = 'parquet';
   protected userSchema?: StructType;
   /** Options by lower-cased name: option names are case-insensitive, as in Spark. */
   protected readonly options = new Map<string, OptionValue>();
 
   /**
-   * The format: json (JSON lines), csv, parquet (default), text, kafka, or delta, which gives a
-   * builder whose `load` is asynchronous (the schema is in the table's log).
+   * The format: json (JSON lines), csv, parquet (default), text, kafka, delta, which gives a
+   * builder whose `load` is asynchronous (the schema is in the table's log), or, on `session.read`,
+   * statestore and state-metadata (a checkpoint's state as a table: api/state-data-source.ts).
    */
   format(name: DeltaFormatName): DeltaReaderBuilder;
   format(name: string): this;
@@ -42,7 +44,8 @@ export abstract class FileReaderBuilder {
         this.options,
       );
     }
-    this.formatName = name.toLowerCase() === 'kafka' ? 'kafka' : fileFormat(name);
+    const lower = name.toLowerCase();
+    this.formatName = lower === 'kafka' || isStateFormat(lower) ? lower : fileFormat(name);
     return this;
   }
 

@@ -19,6 +19,7 @@ import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.j
 import type { DynamoDbSinkFactory } from '../sinks/dynamodb-sink-factory.js';
 import { ObjectStoreUrls } from './object-store-urls.js';
 import { Catalog } from './catalog.js';
+import { StreamingQueryManager } from './streaming-query-manager.js';
 import { UDFRegistration } from './user-defined-function.js';
 import { sqlFrontEnd, type TableLookup } from './sql-front-end.js';
 import type { LogicalPlan } from '../plan/logical-plan.js';
@@ -67,6 +68,9 @@ export class SluiceSession {
   objectStore(location: string): ObjectStore | undefined {
     return ObjectStoreUrls.isUrl(location) ? this.objectStores.resolve(location) : undefined;
   }
+
+  /** The session's streaming queries: active ones, listeners, awaitAnyTermination (as Spark's `spark.streams`). */
+  readonly streams = new StreamingQueryManager();
 
   /** Reads bounded DataFrames (files). */
   get read(): DataFrameReader {

@@ -14,8 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
-import { FileCheckpointStore } from '../checkpoint/file-checkpoint-store.js';
-import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
+import { localCheckpointBackend } from '../checkpoint/local-checkpoint-backend.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
@@ -154,7 +153,6 @@ function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
       given === undefined
         ? mkdtempSync(path.join(os.tmpdir(), 'sluice-checkpoint-'))
         : String(given);
-    const store = new LocalDirectoryStore(directory);
-    return { checkpoint: new FileCheckpointStore(store), stateObjects: store };
+    return localCheckpointBackend(directory);
   };
 }

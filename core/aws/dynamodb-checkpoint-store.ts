@@ -8,7 +8,8 @@
  *   sk = offsets#<N>     the intent of batch N (write-ahead log), created once; given a TTL
  *                        attribute (`expiresAt`) when batch N+1 commits, since only the head's
  *                        intent is read again
- *   sk = commit#<N>      the commit log, with a TTL attribute (`expiresAt`)
+ *   sk = commit#<N>      the commit log, with a TTL attribute (`expiresAt`); each commit holds its
+ *                        batch's progress record, which the head's copy leaves out
  *
  * Records are checksummed JSON (checkpoint-record.ts). The head's `batchId` attribute (which the
  * commit's condition reads) must be the batch of its record, and a head without a record must not
@@ -49,6 +50,7 @@ import {
   type CommitResult,
   type CreateMetadataResult,
   type Lease,
+  type LeaseHolder,
   type LeaseResult,
   type OffsetIntent,
   type PutIntentResult,
@@ -273,6 +275,13 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
     return this.headCommit(await this.getItem('head'));
   }
 
+  /** The lease's holder as the head records it (it may have expired), without taking it. */
+  async readLease(): Promise<LeaseHolder | undefined> {
+    const head = await this.getItem('head');
+    if (head?.leaseOwner === undefined || head.leaseExpiresAt === undefined) return undefined;
+    return { owner: head.leaseOwner, expiresAtMs: head.leaseExpiresAt };
+  }
+
   /** The commit the head item holds, checked against the head's batchId and the commit log. */
   private async headCommit(head: StoredItem | undefined): Promise<CommitRecord | undefined> {
     const name = `${this.location} item head`;
@@ -373,10 +382,12 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
 
   /**
    * Put commit#N (create-once) and move the head from N-1 to N, fenced by the lease epoch; the
-   * intent of N-1, no longer the head's, gets its TTL.
+   * intent of N-1, no longer the head's, gets its TTL. The head's copy of the commit leaves out the
+   * batch's progress: every batch reads the head, while only history reads progress (from commit#N).
    */
   private commitTransaction(commit: CommitRecord, lease: Lease): TransactWriteCommand {
     const record = encodeCheckpointRecord(commit);
+    const headRecord = encodeCheckpointRecord({ ...commit, progress: undefined });
     const nowSeconds = Math.floor(this.clock() / 1000);
     const expireIntent =
       commit.batchId === 0
@@ -419,7 +430,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
             ExpressionAttributeNames: { '#record': 'record' },
             ExpressionAttributeValues: {
               ':batchId': commit.batchId,
-              ':record': record,
+              ':record': headRecord,
               ':previous': commit.batchId - 1,
               ':none': -1,
               ':epoch': lease.epoch,

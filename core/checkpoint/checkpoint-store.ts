@@ -68,6 +68,13 @@ export interface CommitRecord {
       { readonly dueAtWatermarkMicros?: number; readonly dueAtProcessingTimeMs?: number }
     >
   >;
+  /**
+   * The batch's progress record (Spark's StreamingQueryProgress, core/streaming/progress.ts), as it
+   * stood when the commit was written: its commit time is not in it. Stored in the commit so that
+   * history costs no request of its own; opaque here. Absent in records written before it existed.
+   * A backend may leave it out of copies of the commit it reads on every batch (DynamoDB's head).
+   */
+  readonly progress?: Readonly<Record<string, unknown>>;
 }
 
 /** The batch whose state manifest a commit names: its own, unless it changed no state. */
@@ -94,6 +101,12 @@ export type PutIntentResult =
 export interface Lease {
   readonly owner: string;
   readonly epoch: number;
+  readonly expiresAtMs: number;
+}
+
+/** Who holds (or last held) a query's lease, and until when. */
+export interface LeaseHolder {
+  readonly owner: string;
   readonly expiresAtMs: number;
 }
 
@@ -130,6 +143,11 @@ export interface CheckpointStore {
    * checkpoint) has no such method: its lease never lapses.
    */
   renewLease?(lease: Lease, durationMs: number): Promise<RenewLeaseResult>;
+  /**
+   * Reads who holds the lease, without taking it, for tools such as `sluice status`. A store whose
+   * lease is advisory (the local backend records no holder) has no such method.
+   */
+  readLease?(): Promise<LeaseHolder | undefined>;
   /** Gives the lease up if it is still `lease`, so the next invocation need not wait for it to expire. */
   releaseLease(lease: Lease): Promise<void>;
   /** The commit of the highest committed batch, or undefined before the first. */

@@ -19,9 +19,9 @@
  *   5. persist  write changed state partitions and a manifest under attempt-unique keys; a batch
  *               that changed no state writes none, and its commit names the version it started from.
  *   6. sink     sink.addBatch(N, rows): idempotent per batchId.
- *   7. commit   create commit#N (create-if-absent), with the watermark of N+1 from
- *               watermark-tracker.ts. Only now does batch N exist.
- *   8. report   build the progress record.
+ *   7. commit   build the batch's progress record, then create commit#N (create-if-absent) with
+ *               it and the watermark of N+1 from watermark-tracker.ts. Only now does batch N
+ *               exist; the commit's own time is added to the progress reported.
  *
  * A crash anywhere before 7 leaves commit#N absent, so the next attempt re-runs N from the same
  * intent and the same state version; a crash after 7 never re-runs N.
@@ -69,6 +69,7 @@ import {
   stateVersionRefOf,
   type StoresByEntry,
 } from '../state/state-repository.js';
+import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { BatchPlans } from './batch-plans.js';
@@ -77,7 +78,14 @@ import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
-import { type DurationBreakdown, eventTimeText, type StreamingQueryProgress } from './progress.js';
+import {
+  type DurationBreakdown,
+  eventTimeText,
+  rowsPerSecond,
+  type StreamingQueryProgress,
+  withCommitDuration,
+} from './progress.js';
+import { storedProgress } from './stored-progress.js';
 
 /**
  * How long a lease lasts unless told otherwise: short, so that a crashed attempt holds the query for
@@ -101,6 +109,13 @@ export type BatchOutcome =
   | { readonly kind: 'lease-held'; readonly owner: string }
   | { readonly kind: 'conflict' | 'lease-lost'; readonly batchId: number }
   | { readonly kind: 'abandoned'; readonly batchId: number; readonly reason: string };
+
+/** A batch re-run from its intent: what it read and the rows it output. */
+export interface BatchReplay {
+  readonly intent: OffsetIntent;
+  readonly schema: StructType;
+  readonly rows: readonly Row[];
+}
 
 /** The protocol steps, in order; `afterStep` observes each. */
 export type BatchStep = 'lease' | 'plan' | 'load' | 'run' | 'persist' | 'sink' | 'commit';
@@ -271,6 +286,10 @@ export class MicroBatchExecution {
       persist: 0,
       sink: 0,
       commit: 0,
+      latestOffset: 0,
+      walCommit: 0,
+      addBatch: 0,
+      commitOffsets: 0,
       triggerExecution: 0,
     };
     const started = this.clock();
@@ -286,7 +305,7 @@ export class MicroBatchExecution {
       return result;
     };
     try {
-      if (await this.idleWithoutLease(readAllAvailable)) return { kind: 'idle' };
+      if (await this.idleWithoutLease(readAllAvailable, durations)) return { kind: 'idle' };
       const leased = await step('lease', async () => {
         const result = await this.options.checkpoint.acquireLease(this.runId, leaseDurationMs);
         if (result.kind === 'acquired') {
@@ -303,7 +322,7 @@ export class MicroBatchExecution {
       });
       if (leased.kind === 'held') return { kind: 'lease-held', owner: leased.owner };
       const { head } = leased;
-      const intent = await step('plan', () => this.planBatch(head, readAllAvailable));
+      const intent = await step('plan', () => this.planBatch(head, readAllAvailable, durations));
       if (!intent) return { kind: 'idle' };
       const { state, warm } = await step('load', () => this.loadState(head));
       const result = await step('run', async () =>
@@ -322,12 +341,23 @@ export class MicroBatchExecution {
         this.cache = undefined;
         return { kind: 'abandoned', batchId, reason: 'the time budget ran out before the commit' };
       }
+      durations.addBatch = durations.run + durations.persist + durations.sink;
+      durations.triggerExecution = this.clock() - started;
+      const reported = this.progress(
+        intent,
+        result,
+        durations,
+        started,
+        state ? (warm ? 'warm' : 'cold') : 'none',
+        persisted.bytes,
+      );
       const commit = this.commitRecord(
         intent,
         head,
         result.eventTimeMax,
         persisted,
         result.operatorTimers,
+        reported,
       );
       const committed = await step('commit', () =>
         this.commitBatch(commit, intent, keeper!.current),
@@ -342,15 +372,7 @@ export class MicroBatchExecution {
         : undefined;
       this.lastCommittedIntent = intent;
       this.lastCommit = commit;
-      durations.triggerExecution = this.clock() - started;
-      const progress = this.progress(
-        intent,
-        result,
-        durations,
-        started,
-        state ? (warm ? 'warm' : 'cold') : 'none',
-        persisted.bytes,
-      );
+      const progress = withCommitDuration(reported, durations.commit, this.clock() - started);
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
@@ -370,16 +392,19 @@ export class MicroBatchExecution {
   private async planBatch(
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
+    durations: DurationBreakdown,
   ): Promise<OffsetIntent | undefined> {
     const peeked = this.peeked;
     this.peeked = undefined;
     const facts =
       peeked && peeked.head?.batchId === head?.batchId
         ? peeked
-        : await this.nextBatchFacts(head, readAllAvailable);
+        : await this.nextBatchFacts(head, readAllAvailable, durations);
     let next = nextBatch(facts);
     if (next.kind === 'plan-new' || next.kind === 'no-data') {
+      const writing = performance.now();
       const written = await this.options.checkpoint.putIntent(next.intent);
+      durations.walCommit = Math.round(performance.now() - writing);
       if (written.kind === 'exists') next = nextBatch({ ...facts, existingIntent: written.intent });
     }
     return next.kind === 'idle' ? undefined : next.intent;
@@ -395,21 +420,28 @@ export class MicroBatchExecution {
    * answer is still right (its batches read what came after this head), and any other answer takes
    * the lease, which returns the true head.
    */
-  private async idleWithoutLease(readAllAvailable: boolean): Promise<boolean> {
+  private async idleWithoutLease(
+    readAllAvailable: boolean,
+    durations: DurationBreakdown,
+  ): Promise<boolean> {
     const head =
       this.lease && this.lastCommit
         ? this.lastCommit
         : await this.options.checkpoint.latestCommit();
-    const facts = await this.nextBatchFacts(head, readAllAvailable);
+    const facts = await this.nextBatchFacts(head, readAllAvailable, durations);
     if (nextBatch(facts).kind === 'idle') return true;
     this.peeked = facts;
     return false;
   }
 
-  /** What next-batch.ts decides from: the head, its intent, the sources' latest offsets, the clock. */
+  /**
+   * What next-batch.ts decides from: the head, its intent, the sources' latest offsets, the clock.
+   * The time spent asking the sources is Spark's `latestOffset` duration.
+   */
   private async nextBatchFacts(
     head: CommitRecord | undefined,
     readAllAvailable: boolean,
+    durations: DurationBreakdown,
   ): Promise<NextBatchFacts> {
     const committedIntent = await this.committedIntent(head);
     const start = this.sources.map((_, i) => committedIntent?.end[i] ?? null);
@@ -418,6 +450,7 @@ export class MicroBatchExecution {
       previousBatchTimestampMs: committedIntent?.batchTimestampMs,
       ...(readAllAvailable ? { readAllAvailable } : {}),
     };
+    const asked = performance.now();
     const latest = await Promise.all(
       this.sources.map((s, i) =>
         this.fixedEnds.has(i)
@@ -425,6 +458,7 @@ export class MicroBatchExecution {
           : s.latestOffset(start[i] ?? undefined, context),
       ),
     );
+    durations.latestOffset = Math.round(performance.now() - asked);
     return {
       head,
       committedIntent,
@@ -478,8 +512,7 @@ export class MicroBatchExecution {
     const version = head ? stateVersionRefOf(head) : null;
     if (this.cache && sameVersion(this.cache.version, version))
       return { state: this.cache, warm: true };
-    const loaded = await this.repository.load(version, this.storeIds);
-    return { state: { version, ...loaded }, warm: false };
+    return { state: await this.freshState(head), warm: false };
   }
 
   /**
@@ -594,8 +627,8 @@ export class MicroBatchExecution {
   }
 
   /**
-   * The commit record: state version, event-time maxima so far, and the watermark for batch N+1
-   * (watermark-tracker.ts).
+   * The commit record: state version, event-time maxima so far, the watermark for batch N+1
+   * (watermark-tracker.ts), and the batch's progress as it stands before the commit.
    */
   private commitRecord(
     intent: OffsetIntent,
@@ -603,6 +636,7 @@ export class MicroBatchExecution {
     batchMax: Map<number, number>,
     state: { readonly version: StateVersionRef | null; readonly stateVersion: number | undefined },
     operatorTimers: Record<string, NextTimer>,
+    progress: StreamingQueryProgress,
   ): CommitRecord {
     const eventTimeMax = eventTimeMaxAfter(head?.eventTimeMax ?? {}, batchMax);
     const inlineState = state.version?.inlineState;
@@ -619,6 +653,7 @@ export class MicroBatchExecution {
         this.physical.watermarks,
         intent.watermarkMicros,
       ),
+      progress: storedProgress(progress),
     };
   }
 
@@ -650,7 +685,6 @@ export class MicroBatchExecution {
     stateBytesWritten: number,
   ): StreamingQueryProgress {
     const numInputRows = result.sourceRows.reduce((a, b) => a + b, 0);
-    const seconds = Math.max(durations.triggerExecution, 1) / 1000;
     const c = result.counters;
     const maxes = [...result.eventTimeMax.values()];
     const stateOperators = this.physical.statefulOperators.map((op) => ({
@@ -659,6 +693,8 @@ export class MicroBatchExecution {
       ...result.stores!.metrics(op.operatorId),
       numRowsDroppedByWatermark:
         result.operatorCounters.get(op.operatorId)?.numRowsDroppedByWatermark ?? 0,
+      numShufflePartitions: this.options.numStatePartitions,
+      numStateStoreInstances: this.options.numStatePartitions * op.storeNames.length,
       ...customMetrics(op, result.operatorCounters.get(op.operatorId)),
     }));
     return {
@@ -667,10 +703,10 @@ export class MicroBatchExecution {
       name: this.options.queryName ?? null,
       timestamp: new Date(started).toISOString(),
       batchId: intent.batchId,
+      batchDuration: durations.triggerExecution,
       numInputRows,
-      inputRowsPerSecond: numInputRows / seconds,
-      processedRowsPerSecond: numInputRows / seconds,
-      durationMs: durations,
+      ...rowsPerSecond(numInputRows, durations.triggerExecution),
+      durationMs: { ...durations },
       eventTime: {
         watermark: eventTimeText(intent.watermarkMicros),
         max: eventTimeText(maxes.length ? Math.max(...maxes) : null),
@@ -687,6 +723,7 @@ export class MicroBatchExecution {
         endOffset: intent.end[i],
         ...(s.reportLatestOffset ? { latestOffset: s.reportLatestOffset() } : {}),
         numInputRows: result.sourceRows[i],
+        ...rowsPerSecond(result.sourceRows[i], durations.triggerExecution),
         ...(s.metrics ? { metrics: s.metrics(intent.start[i] ?? undefined, intent.end[i]) } : {}),
         ...this.sourceWarnings(s, intent, i),
       })),
@@ -698,6 +735,43 @@ export class MicroBatchExecution {
   private sourceWarnings(source: Source, intent: OffsetIntent, i: number) {
     const warnings = source.warnings?.(intent.start[i] ?? undefined, intent.end[i]) ?? [];
     return warnings.length > 0 ? { warnings } : {};
+  }
+
+  /**
+   * Re-runs batch `batchId` from its intent (offsets, processing time, watermark) on the state
+   * version it started from (the commit of `batchId - 1`), and returns its output without writing
+   * state, calling the sink or committing: deterministic debugging of a batch that ran elsewhere.
+   * A batch whose attempt failed before its commit replays as well, since only its intent is needed.
+   */
+  async replayBatch(batchId: number): Promise<BatchReplay> {
+    const { checkpoint } = this.options;
+    const intent = await checkpoint.getIntent(batchId);
+    if (!intent) {
+      throw new CheckpointError(
+        `Checkpoint ${checkpoint.location} has no intent of batch ${batchId}: it was never planned, or is older than the retained batches. Pick a batch that \`sluice history\` lists.`,
+      );
+    }
+    const previous = batchId === 0 ? undefined : await checkpoint.getCommit(batchId - 1);
+    if (batchId > 0 && !previous) {
+      throw new CheckpointError(
+        `Checkpoint ${checkpoint.location} no longer has the commit of batch ${batchId - 1}, whose state batch ${batchId} started from; it is older than the retained batches.`,
+      );
+    }
+    const state = this.storeIds.length === 0 ? undefined : await this.freshState(previous);
+    const result = await this.executeBatch(
+      intent,
+      previous,
+      state,
+      await this.committedIntent(previous),
+    );
+    return { intent, schema: this.options.plan.schema, rows: result.output };
+  }
+
+  /** The state at `head`'s version read from the checkpoint, never from (nor into) the cache. */
+  private async freshState(head: CommitRecord | undefined): Promise<CachedState> {
+    const version = head ? stateVersionRefOf(head) : null;
+    const loaded = await this.repository.load(version, this.storeIds);
+    return { version, ...loaded };
   }
 
   /** The input available after the last committed batch, summed over the sources that can tell (undefined if none can). */

@@ -1,10 +1,16 @@
 /**
  * The progress record of one micro-batch, after Spark's StreamingQueryProgress
- * (docs/architecture.md section 6), and its one-line rendering for local runs.
+ * (docs/architecture.md section 6), and its one-line rendering for local runs. Its JSON has Spark's
+ * field names and shape, so tools that read Spark's progress read it; Sluice's own figures
+ * (`stateLoad`, `stateBytesWritten`, the protocol steps in `durationMs`) are fields Spark's lack.
  */
-import { formatTimestamp } from '../types/timestamp-text.js';
+import { formatIsoInstant } from '../types/timestamp-text.js';
 
-/** Time spent in each step of the commit protocol, in milliseconds. */
+/**
+ * Time spent in each step of the commit protocol, in milliseconds, and the same time under Spark's
+ * names: `latestOffset` (asking the sources) and `walCommit` (writing the intent) make up `plan`,
+ * `addBatch` is `run` + `persist` + `sink`, `commitOffsets` is `commit`.
+ */
 export interface DurationBreakdown {
   lease: number;
   plan: number;
@@ -13,6 +19,10 @@ export interface DurationBreakdown {
   persist: number;
   sink: number;
   commit: number;
+  latestOffset: number;
+  walCommit: number;
+  addBatch: number;
+  commitOffsets: number;
   triggerExecution: number;
 }
 
@@ -24,6 +34,8 @@ export interface SourceProgress {
   /** The latest offset available when the batch was planned, when the source reports it. */
   readonly latestOffset?: unknown;
   readonly numInputRows: number;
+  readonly inputRowsPerSecond: number;
+  readonly processedRowsPerSecond: number;
   /** The source's own figures about this batch, when it reports any (Source.metrics). */
   readonly metrics?: Readonly<Record<string, number>>;
   /** Problems that did not fail the batch (Source.warnings), when there were any. */
@@ -48,6 +60,10 @@ export interface StateOperatorProgress {
   readonly memoryUsedBytes: number;
   /** Input rows the operator dropped as later than the watermark. */
   readonly numRowsDroppedByWatermark: number;
+  /** The query's state partitions. */
+  readonly numShufflePartitions: number;
+  /** State stores the operator keeps, over all partitions. */
+  readonly numStateStoreInstances: number;
   /** The operator's own figures, by Spark's names (e.g. a processor's `numExpiredTimers`). */
   readonly customMetrics?: Readonly<Record<string, number>>;
 }
@@ -60,11 +76,16 @@ export interface StreamingQueryProgress {
   /** When the batch started (ISO 8601). */
   readonly timestamp: string;
   readonly batchId: number;
+  /** Milliseconds the batch took, as `durationMs.triggerExecution`. */
+  readonly batchDuration: number;
   readonly numInputRows: number;
   readonly inputRowsPerSecond: number;
   readonly processedRowsPerSecond: number;
   readonly durationMs: DurationBreakdown;
-  /** The watermark in force for this batch and the max event time seen, as timestamps (UTC). */
+  /**
+   * The watermark in force for this batch and the max event time this batch saw, as ISO 8601
+   * instants with milliseconds (`2026-01-01T10:20:00.000Z`), as Spark writes them.
+   */
   readonly eventTime: { readonly watermark?: string; readonly max?: string };
   readonly stateOperators: readonly StateOperatorProgress[];
   /** 'warm': state reused from memory; 'cold': loaded from the checkpoint; 'none': stateless query. */
@@ -103,7 +124,41 @@ export function progressBar(done: number, total: number, width = 20): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.round(fraction * 100)}%`;
 }
 
-/** Formats an event time for progress, or undefined. */
+/** Formats an event time for progress (ISO 8601, milliseconds, UTC), or undefined. */
 export function eventTimeText(micros: number | null | undefined): string | undefined {
-  return micros === null || micros === undefined ? undefined : formatTimestamp(micros);
+  return micros === null || micros === undefined ? undefined : formatIsoInstant(micros);
+}
+
+/**
+ * The rates of a batch that read `numInputRows` in `triggerExecutionMs`. Spark's input rate is over
+ * the time since the previous trigger; Sluice's, like the processing rate, is over the batch itself,
+ * since a batch in Lambda may follow one that ran in another container.
+ */
+export function rowsPerSecond(numInputRows: number, triggerExecutionMs: number) {
+  const perSecond = numInputRows / (Math.max(triggerExecutionMs, 1) / 1000);
+  return { inputRowsPerSecond: perSecond, processedRowsPerSecond: perSecond };
+}
+
+/** `progress` with the commit's time added, once the commit returned: its rates follow. */
+export function withCommitDuration(
+  progress: StreamingQueryProgress,
+  commitMs: number,
+  triggerExecutionMs: number,
+): StreamingQueryProgress {
+  const durationMs = {
+    ...progress.durationMs,
+    commit: commitMs,
+    commitOffsets: commitMs,
+    triggerExecution: triggerExecutionMs,
+  };
+  return {
+    ...progress,
+    batchDuration: triggerExecutionMs,
+    ...rowsPerSecond(progress.numInputRows, triggerExecutionMs),
+    durationMs,
+    sources: progress.sources.map((s) => ({
+      ...s,
+      ...rowsPerSecond(s.numInputRows, triggerExecutionMs),
+    })),
+  };
 }

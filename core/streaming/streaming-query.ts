@@ -2,12 +2,20 @@
  * StreamingQuery: the handle `writeStream.start()` returns. It drives a MicroBatchExecution on the
  * query driver (query-driver.ts) with the query's trigger in the background, without a time budget,
  * and exposes Spark's controls: `awaitTermination`, `stop`, `processAllAvailable`, `lastProgress`,
- * `recentProgress`. A query started this way owns its checkpoint: finding another writer fails it.
+ * `recentProgress`, `status`. It tells its listener (streaming-query-listener.ts) when it starts,
+ * commits a batch, goes idle and terminates. A query started this way owns its checkpoint: finding
+ * another writer fails it.
  */
 import { unboundedPolicy } from './driver-decisions.js';
 import type { MicroBatchExecution } from './micro-batch-execution.js';
 import { type StreamingQueryProgress } from './progress.js';
 import { driveQuery } from './query-driver.js';
+import {
+  callListener,
+  IDLE_EVENT_INTERVAL_MS,
+  type StreamingQueryListener,
+} from './streaming-query-listener.js';
+import { INITIAL_STATUS, type StreamingQueryStatus } from './streaming-query-status.js';
 import type { ResolvedTrigger } from './trigger.js';
 
 const RECENT_PROGRESS_LIMIT = 100;
@@ -21,15 +29,34 @@ export class StreamingQuery {
   private readonly done: Promise<void>;
   private wake: () => void = () => {};
   private idleWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private currentStatus: StreamingQueryStatus = INITIAL_STATUS;
+  /** When the last idle event was posted; -Infinity after a batch, so the next idle trigger posts one. */
+  private lastIdleEventMs = -Infinity;
+  private readonly listener: StreamingQueryListener;
 
   constructor(
     private readonly execution: MicroBatchExecution,
     private readonly trigger: ResolvedTrigger,
     /** The query's name (`queryName`), or null. */
     readonly name: string | null,
-    private readonly onProgress: (p: StreamingQueryProgress) => void = () => {},
+    /** The listener the query reports to, given the query (a session's manager keeps it). */
+    listenerOf: (query: StreamingQuery) => StreamingQueryListener = () => ({}),
   ) {
+    const listener = (this.listener = listenerOf(this));
+    this.notify(() =>
+      listener.onQueryStarted?.({
+        id: this.id,
+        runId: this.runId,
+        name,
+        timestamp: new Date().toISOString(),
+      }),
+    );
     this.done = this.run();
+  }
+
+  /** What the query is doing now. */
+  get status(): StreamingQueryStatus {
+    return this.currentStatus;
   }
 
   /** Stable across restarts on the same checkpoint. */
@@ -108,10 +135,16 @@ export class StreamingQuery {
         stopRequested: () => this.stopped,
         sleep: (ms) => this.sleep(ms),
         // Waiters registered before an attempt are satisfied once an attempt finds nothing to do.
-        beforeAttempt: () => (waiting = this.idleWaiters.length),
+        beforeAttempt: () => {
+          waiting = this.idleWaiters.length;
+          this.setStatus('Getting offsets from sources', true);
+        },
         afterAttempt: (progress) => {
           if (progress) this.record(progress);
-          else this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
+          else {
+            this.idle();
+            this.idleWaiters.splice(0, waiting).forEach((w) => w.resolve());
+          }
         },
       });
     } catch (e) {
@@ -119,6 +152,8 @@ export class StreamingQuery {
     } finally {
       this.finished = true;
       await this.execution.stop().catch((e: unknown) => (this.failure ??= e));
+      this.setStatus('Stopped', false);
+      this.terminated();
       for (const w of this.idleWaiters.splice(0)) {
         if (this.failure) w.reject(this.failure);
         else w.resolve();
@@ -129,7 +164,48 @@ export class StreamingQuery {
   private record(p: StreamingQueryProgress): void {
     this.recentProgress.push(p);
     if (this.recentProgress.length > RECENT_PROGRESS_LIMIT) this.recentProgress.shift();
-    this.onProgress(p);
+    this.currentStatus = {
+      message: 'Waiting for next trigger',
+      isDataAvailable: true,
+      isTriggerActive: false,
+    };
+    this.lastIdleEventMs = -Infinity;
+    this.notify(() => this.listener.onQueryProgress?.({ progress: p }));
+  }
+
+  /** A trigger found nothing to do: the status says so, and an idle event is posted when due. */
+  private idle(): void {
+    this.currentStatus = {
+      message: 'Waiting for data to arrive',
+      isDataAvailable: false,
+      isTriggerActive: false,
+    };
+    const now = Date.now();
+    if (now - this.lastIdleEventMs < IDLE_EVENT_INTERVAL_MS) return;
+    this.lastIdleEventMs = now;
+    const event = { id: this.id, runId: this.runId, timestamp: new Date(now).toISOString() };
+    this.notify(() => this.listener.onQueryIdle?.(event));
+  }
+
+  private terminated(): void {
+    const failure = this.failure;
+    const exception = failure === undefined ? null : String((failure as Error)?.message ?? failure);
+    this.notify(() =>
+      this.listener.onQueryTerminated?.({
+        id: this.id,
+        runId: this.runId,
+        exception,
+        ...(failure === undefined ? {} : { error: failure }),
+      }),
+    );
+  }
+
+  private setStatus(message: string, isTriggerActive: boolean): void {
+    this.currentStatus = { ...this.currentStatus, message, isTriggerActive };
+  }
+
+  private notify(call: () => void): void {
+    callListener(this.id, call);
   }
 
   /** Waits for the trigger, unless a processAllAvailable caller is waiting; stop() and processAllAvailable() wake it. */

@@ -42,7 +42,7 @@ describe('the layering of core is enforced by ESLint', () => {
     {
       file: 'core/index.ts',
       source: '../infra/micro-batch-query.js',
-      says: /never imports the Lambda functions or the CDK app/,
+      says: /never imports the Lambda functions, the CDK app or the CLI/,
     },
     { file: 'core/sinks/probe.ts', source: 'aws-cdk-lib', says: /no CDK/ },
     {
@@ -52,6 +52,9 @@ describe('the layering of core is enforced by ESLint', () => {
     },
     { file: 'core/aws/probe.ts', source: '../api/object-store-urls.js', says: /Adapters/ },
     { file: 'core/kafka/probe.ts', source: '../streaming/query-driver.js', says: /Adapters/ },
+    { file: 'core/streaming/probe.ts', source: '../../cli/program.js', says: /or the CLI/ },
+    { file: 'cli/probe.ts', source: '../functions/microbatch/handler.js', says: /through core/ },
+    { file: 'cli/probe.ts', source: 'aws-cdk-lib', says: /The CLI knows no CDK/ },
   ])('$file may not import $source', async ({ file, source, says }) => {
     const messages = await restrictions(file, source);
     expect(messages).toHaveLength(1);
@@ -68,6 +71,7 @@ describe('the layering of core is enforced by ESLint', () => {
     { file: 'core/aws/probe.ts', source: '@aws-sdk/client-s3' },
     { file: 'core/index.ts', source: './functions/builtin-functions.js' },
     { file: 'functions/microbatch/probe.ts', source: '../../core/aws/index.js' },
+    { file: 'cli/probe.ts', source: '../core/aws/index.js' },
   ])('$file may import $source', async ({ file, source }) => {
     expect(await restrictions(file, source)).toEqual([]);
   });

@@ -134,6 +134,16 @@ describe('the packed package, installed in a project of its own', () => {
     expect(types).toContain('AWS::DynamoDB::Table');
   }, 300_000);
 
+  it('runs its sluice command with plain node', async () => {
+    const sluice = path.join(app, 'node_modules', 'sluice');
+    const { bin } = await readPackageJson(sluice);
+    const command = path.join(sluice, (bin as Record<string, string>).sluice);
+    const { stdout } = await run(process.execPath, [command, '--help'], { cwd: app });
+    expect(stdout).toMatch(/Usage: sluice/);
+    for (const name of ['run', 'status', 'state', 'replay', 'history'])
+      expect(stdout).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
+  }, 60_000);
+
   it('loads every entry of its exports map with plain node', async () => {
     const entries = Object.keys(
       (await readPackageJson(path.join(app, 'node_modules', 'sluice'))).exports,

@@ -8,47 +8,22 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CheckpointError,
-  col,
-  FileCheckpointStore,
   listStateStores,
-  LocalDirectoryStore,
+  localCheckpointBackend,
   readStateStore,
-  SluiceSession,
 } from '../../core/index.js';
 import { MemoryObjectStore } from '../../core/checkpoint/memory-object-store.js';
 import { StateRepository } from '../../core/state/state-repository.js';
 import { stateStoreId } from '../../core/state/state-store-id.js';
-import { tempDir } from '../support/temp-dir.js';
+import {
+  COUNTS_SCHEMA,
+  countsCheckpoint as countsCheckpointDirectory,
+} from '../support/counts-checkpoint.js';
 
-const COUNTS_SCHEMA = 'aggregate(keys: k:string; values: count:long)';
-
-/** A checkpoint of `groupBy('k').count()` over `batches` (one batch each; `noise` rows change no state). */
-/** A counts query's checkpoint after `batches`; `inlineStateMaxBytes` 0 keeps its state in files. */
-async function countsCheckpoint(batches: string[][], inlineStateMaxBytes = 32 * 1024) {
-  const checkpoint = tempDir();
-  const session = new SluiceSession();
-  const input = session.memoryStream('k STRING');
-  const query = await session.readStream
-    .memory(input)
-    .filter(col('k').neq('noise'))
-    .groupBy('k')
-    .count()
-    .writeStream.outputMode('complete')
-    .format('memory')
-    .option('checkpointLocation', checkpoint)
-    .option('numStatePartitions', 3)
-    .option('inlineStateMaxBytes', inlineStateMaxBytes)
-    .start();
-  for (const keys of batches) {
-    input.addData(keys.map((k) => ({ k })));
-    await query.processAllAvailable();
-  }
-  await query.stop();
-  const store = new LocalDirectoryStore(checkpoint);
-  return {
-    checkpoint,
-    backend: { checkpoint: new FileCheckpointStore(store), stateObjects: store },
-  };
+/** A checkpoint of `groupBy('k').count()` over `batches`, and its backend. */
+async function countsCheckpoint(batches: string[][], inlineStateMaxBytes?: number) {
+  const checkpoint = await countsCheckpointDirectory(batches, inlineStateMaxBytes);
+  return { checkpoint, backend: localCheckpointBackend(checkpoint) };
 }
 
 /** The state files of the checkpoint, relative to it. */

@@ -52,6 +52,9 @@ describe('stateful operators in progress', () => {
         numRowsUpdated: 1,
         numRowsRemoved: 0,
         numRowsDroppedByWatermark: 1,
+        // the query's 16 state partitions, one store each
+        numShufflePartitions: 16,
+        numStateStoreInstances: 16,
       },
     ]);
     const evicting = query.recentProgress.find((p) => p.stateOperators[0].numRowsRemoved > 0)!;

@@ -120,10 +120,14 @@ describe('progress', () => {
       ],
       sink: { description: 'MemorySink[prog]', numOutputRows: 2 },
       stateOperators: [{ operatorId: 0, numRowsTotal: 2, numRowsUpdated: 2 }],
-      eventTime: { max: '2026-01-01 10:30:00' },
+      eventTime: { max: '2026-01-01T10:30:00.000Z' },
     });
+    // the protocol's steps, and the same time under Spark's names
     expect(Object.keys(first.durationMs).sort()).toEqual([
+      'addBatch',
       'commit',
+      'commitOffsets',
+      'latestOffset',
       'lease',
       'load',
       'persist',
@@ -131,14 +135,19 @@ describe('progress', () => {
       'run',
       'sink',
       'triggerExecution',
+      'walCommit',
     ]);
+    const d = first.durationMs;
+    expect(d.addBatch).toBe(d.run + d.persist + d.sink);
+    expect(d.commitOffsets).toBe(d.commit);
+    expect(first.batchDuration).toBe(d.triggerExecution);
     expect(first.stateBytesWritten).toBeGreaterThan(0);
     // the watermark moved to 10:20 without new data: a no-data batch evicts window [10:00, 10:10)
     expect(noData).toMatchObject({
       batchId: 1,
       numInputRows: 0,
       stateLoad: 'warm',
-      eventTime: { watermark: '2026-01-01 10:20:00' },
+      eventTime: { watermark: '2026-01-01T10:20:00.000Z' },
     });
     expect(noData.stateOperators[0]).toMatchObject({ numRowsRemoved: 1, numRowsTotal: 1 });
     expect(third).toMatchObject({ batchId: 2, numInputRows: 1, lateRowsDropped: 1 });
