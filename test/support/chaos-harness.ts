@@ -57,6 +57,9 @@ export interface ChaosTally {
   readonly failures: readonly string[];
 }
 
+/** How one run's sink compared with the batch result. */
+export type RunOutcome = Omit<ChaosTally, 'crashPoints' | 'failures'>;
+
 /** Which runs of a seed the harness makes. */
 export interface ChaosPlan {
   /** Crash at every `every`-th point of the clean run (1: at each). @default 1 */
@@ -124,7 +127,7 @@ export async function compareOutput(
   world: ChaosWorld,
   scenario: ChaosScenario,
   events: readonly RowObject[],
-): Promise<Omit<ChaosTally, 'crashPoints' | 'failures'>> {
+): Promise<RunOutcome> {
   const kafka = scenario.sink === 'kafka';
   const identity = (row: RowObject) => rowIdentity(scenario.query, kafka, row);
   const expected = new Map<string, string>();
@@ -144,13 +147,13 @@ export async function compareOutput(
 }
 
 /** One run on a fresh world: `disturb` (crashes, overlaps), then invocations to the end, then the comparison. */
-async function checkedRun(
+export async function checkedRun(
   scenario: ChaosScenario,
   aws: ChaosAwsEndpoints | undefined,
   disturb: (world: ChaosWorld) => Promise<void>,
-): Promise<Omit<ChaosTally, 'crashPoints' | 'failures'>> {
+): Promise<RunOutcome> {
   const input = chaosInput(scenario.seed);
-  const world = await chaosWorld(scenario.backend, scenario.sink, input.files, aws);
+  const world = await chaosWorld({ ...scenario, files: input.files, aws });
   try {
     await disturb(world);
     await runToEnd(world, scenario);
@@ -203,7 +206,7 @@ export async function crashRun(
 export async function duplicatedDelivery(
   scenario: ChaosScenario,
   aws?: ChaosAwsEndpoints,
-): Promise<Omit<ChaosTally, 'crashPoints' | 'failures'>> {
+): Promise<RunOutcome> {
   return checkedRun(scenario, aws, async (world) => {
     await Promise.all([
       invoke(world, scenario, new CrashInjector()),
@@ -220,7 +223,7 @@ export async function timedOutRetry(
   scenario: ChaosScenario,
   pauseAt: number,
   aws?: ChaosAwsEndpoints,
-): Promise<Omit<ChaosTally, 'crashPoints' | 'failures'>> {
+): Promise<RunOutcome> {
   return checkedRun(scenario, aws, async (world) => {
     const stale = new CrashInjector({ pauseAt });
     const first = invoke(world, scenario, stale);

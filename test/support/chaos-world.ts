@@ -70,6 +70,8 @@ export interface ChaosWorld {
   parts(injector: CrashInjector): InvocationParts;
   /** The sink's output as rows (for Kafka: the records kept after dropping duplicates by headers). */
   output(schemaDdl: string): Promise<SinkOutput>;
+  /** The directory of a local world, which another process can reopen. */
+  readonly root?: string;
   /** Removes what the world made on disk. */
   dispose(): Promise<void>;
 }
@@ -81,6 +83,8 @@ interface Stores {
   /** The checkpoint over a state store, new on every call. */
   readonly checkpoint: (state: ObjectStore, clients: AwsClients | undefined) => CheckpointBackend;
   readonly dispose: () => void;
+  /** The directory of a local world. */
+  readonly root?: string;
 }
 
 interface AwsClients {
@@ -88,22 +92,36 @@ interface AwsClients {
   readonly s3: ReturnType<typeof localS3Client>;
 }
 
-/** Creates seed `seed`'s world and writes its input files. */
-export async function chaosWorld(
-  backend: ChaosBackend,
-  sinkKind: ChaosSinkKind,
-  files: ReadonlyMap<string, string>,
-  aws?: ChaosAwsEndpoints,
-): Promise<ChaosWorld> {
+/** What a world is made of. */
+export interface ChaosWorldSetting {
+  readonly backend: ChaosBackend;
+  readonly sink: ChaosSinkKind;
+  /** The input files to write; absent when reopening a world another process made. */
+  readonly files?: ReadonlyMap<string, string>;
+  readonly aws?: ChaosAwsEndpoints;
+  /** The directory of a local world (one another process made, to reopen it). @default a new one */
+  readonly root?: string;
+}
+
+/** Creates a world (or, with `root` and no `files`, reopens a local one) and writes its input files. */
+export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld> {
+  const { backend, sink: sinkKind, aws } = setting;
   const needsAws = backend === 'aws' || sinkKind === 'dynamodb';
-  if (needsAws && !aws)
-    throw new Error(`the ${backend} backend with ${sinkKind} needs AWS endpoints`);
-  const stores = await storesOf(backend, aws);
-  const input = stores.store('input', backend === 'aws' ? awsClients(aws!) : undefined);
-  for (const [name, text] of files) await input.put(name, new TextEncoder().encode(text));
+  if (needsAws && !aws) {
+    throw new Error(`the ${backend} backend with the ${sinkKind} sink needs AWS endpoints`);
+  }
+  const stores = await storesOf(backend, aws, setting.root);
+  const writing = backend === 'aws' ? awsClients(aws!) : undefined;
+  const input = stores.store('input', writing);
+  for (const [name, text] of setting.files ?? []) {
+    await input.put(name, new TextEncoder().encode(text));
+  }
+  writing?.dynamo.destroy();
+  writing?.s3.destroy();
   const table = sinkKind === 'dynamodb' ? await createSinkTable(aws!) : undefined;
   const topic: OutgoingRecord[] = [];
   return {
+    root: stores.root,
     parts: (injector) => {
       const clients = backend === 'aws' ? awsClients(aws!) : undefined;
       const state = crashingObjectStore(stores.store('checkpoint', clients), injector, 'state');
@@ -153,7 +171,11 @@ function awsClients(aws: ChaosAwsEndpoints): AwsClients {
   return { dynamo: localDynamoClient(aws.dynamoDbEndpoint), s3: localS3Client(aws.s3Endpoint) };
 }
 
-async function storesOf(backend: ChaosBackend, aws?: ChaosAwsEndpoints): Promise<Stores> {
+async function storesOf(
+  backend: ChaosBackend,
+  aws: ChaosAwsEndpoints | undefined,
+  given: string | undefined,
+): Promise<Stores> {
   if (backend === 'memory') {
     const areas = new Map<string, MemoryObjectStore>();
     const store = (area: string) => {
@@ -167,8 +189,9 @@ async function storesOf(backend: ChaosBackend, aws?: ChaosAwsEndpoints): Promise
     };
   }
   if (backend === 'local') {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-chaos-'));
+    const root = given ?? mkdtempSync(path.join(os.tmpdir(), 'sluice-chaos-'));
     return {
+      root,
       store: (area) => new LocalDirectoryStore(path.join(root, area)),
       checkpoint: (state) => ({ checkpoint: new FileCheckpointStore(state), stateObjects: state }),
       dispose: () => rmSync(root, { recursive: true, force: true }),
