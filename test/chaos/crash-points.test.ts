@@ -5,7 +5,13 @@
  * the batch query's rows: none twice, none missing, none wrong.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { chaosSeed, type ChaosScenario } from '../support/chaos-harness.js';
+import {
+  chaosSeed,
+  type ChaosScenario,
+  duplicatedDelivery,
+  timedOutRetry,
+} from '../support/chaos-harness.js';
+import { sigkillRun } from '../support/chaos-sigkill.js';
 
 const aws = () => ({
   dynamoDbEndpoint: inject('dynamoDbEndpoint'),
@@ -13,10 +19,10 @@ const aws = () => ({
 });
 
 const SAMPLE: { scenario: ChaosScenario; every: number }[] = [
-  { scenario: { seed: 11, backend: 'local', sink: 'delta', query: 'windowed' }, every: 3 },
+  { scenario: { seed: 11, backend: 'local', sink: 'delta', query: 'windowed' }, every: 4 },
   { scenario: { seed: 12, backend: 'local', sink: 'files', query: 'stateless' }, every: 2 },
   { scenario: { seed: 13, backend: 'memory', sink: 'kafka', query: 'windowed' }, every: 2 },
-  { scenario: { seed: 14, backend: 'aws', sink: 'delta', query: 'windowed' }, every: 12 },
+  { scenario: { seed: 14, backend: 'aws', sink: 'delta', query: 'windowed' }, every: 16 },
   { scenario: { seed: 15, backend: 'aws', sink: 'dynamodb', query: 'windowed' }, every: 12 },
   { scenario: { seed: 16, backend: 'aws', sink: 'files', query: 'stateless' }, every: 12 },
 ];
@@ -35,4 +41,46 @@ describe('a query crashed at its crash points and restarted cold', () => {
       expect(tally.crashPoints).toBeGreaterThan(10);
     }, 120_000);
   }
+});
+
+describe('a query process killed with SIGKILL at a crash point', () => {
+  it('ends with the batch result after a cold restart on the same directories', async () => {
+    const scenario: ChaosScenario = {
+      seed: 21,
+      backend: 'local',
+      sink: 'delta',
+      query: 'windowed',
+    };
+    let killed = 0;
+    for (const crashAt of [7, 40, 73]) {
+      const outcome = await sigkillRun(scenario, crashAt);
+      expect(outcome).toMatchObject({ duplicates: 0, losses: 0, mismatches: 0 });
+      killed += outcome.crashPoints;
+    }
+    expect(killed).toBe(3);
+  }, 120_000);
+});
+
+describe('deliveries of one trigger that overlap', () => {
+  const scenario: ChaosScenario = { seed: 22, backend: 'memory', sink: 'files', query: 'windowed' };
+
+  it('two invocations at once on the same checkpoint write each batch once', async () => {
+    for (const seed of [22, 23, 24, 25]) {
+      expect(await duplicatedDelivery({ ...scenario, seed })).toEqual({
+        duplicates: 0,
+        losses: 0,
+        mismatches: 0,
+      });
+    }
+  });
+
+  it('a retry of a timed-out invocation that is still alive: the stale one commits nothing', async () => {
+    for (const pauseAt of [5, 30, 60, 90, 120]) {
+      expect(await timedOutRetry(scenario, pauseAt)).toEqual({
+        duplicates: 0,
+        losses: 0,
+        mismatches: 0,
+      });
+    }
+  });
 });

@@ -38,13 +38,24 @@ const AWS_SINKS: ChaosSinkKind[] = ['delta', 'files', 'dynamodb', 'kafka'];
 /** Seed `seed`'s job: its backend, sink, query and plan, in the mix the module doc describes. */
 function jobOf(seed: number): ChaosJob {
   const query = seed % 2 === 0 ? 'windowed' : 'stateless';
+  // Seeds on local directories and AWS take turns at both queries (their seeds are all odd or even).
+  const turn = Math.floor(seed / 10);
+  const otherQuery = turn % 2 === 0 ? 'windowed' : 'stateless';
   if (seed % 10 === 9) {
-    const sink = AWS_SINKS[Math.floor(seed / 10) % AWS_SINKS.length];
-    return { scenario: { seed, backend: 'aws', sink, query }, plan: { every: 8 }, sigkills: 0 };
+    const sink = AWS_SINKS[Math.floor(turn / 2) % AWS_SINKS.length];
+    return {
+      scenario: { seed, backend: 'aws', sink, query: otherQuery },
+      plan: { every: 8 },
+      sigkills: 0,
+    };
   }
   if (seed % 5 === 4) {
-    const sink = Math.floor(seed / 5) % 2 === 0 ? 'delta' : 'files';
-    return { scenario: { seed, backend: 'local', sink, query }, plan: { every: 2 }, sigkills: 3 };
+    const sink = Math.floor(turn / 2) % 2 === 0 ? 'delta' : 'files';
+    return {
+      scenario: { seed, backend: 'local', sink, query: otherQuery },
+      plan: { every: 2 },
+      sigkills: 3,
+    };
   }
   const sink = MEMORY_SINKS[Math.floor(seed / 2) % MEMORY_SINKS.length];
   return { scenario: { seed, backend: 'memory', sink, query }, plan: {}, sigkills: 0 };

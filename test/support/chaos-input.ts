@@ -26,7 +26,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * Seed `seed`'s input: 2 to 4 files of 1 to 8 events each, event times moving forward by up to
+ * Seed `seed`'s input: 2 to 4 files of 1 to 8 events each (every tenth seed 11 files of 1 or 2, so
+ * that its run reaches checkpoint maintenance at batch 10), event times moving forward by up to
  * 4 minutes (the last by 20) with some events up to 4 minutes late: within the windowed query's
  * watermark delay, so the streamed windows can equal the batch query's.
  */
@@ -37,10 +38,11 @@ export function chaosInput(seed: number): ChaosInput {
   let id = 0;
   const events: RowObject[] = [];
   const files = new Map<string, string>();
-  const fileCount = 2 + pick(3);
+  const long = seed % 10 === 0;
+  const fileCount = long ? 11 : 2 + pick(3);
   for (let f = 0; f < fileCount; f++) {
     const lines: string[] = [];
-    for (let i = 1 + pick(8); i > 0; i--) {
+    for (let i = 1 + pick(long ? 2 : 8); i > 0; i--) {
       // The last event jumps ahead, so the final watermark closes most windows.
       t += f === fileCount - 1 && i === 1 ? 20 * 60_000 : pick(240_000);
       const late = random() < 0.2 ? pick(240_000) : 0;

@@ -236,9 +236,10 @@ function sinkOf(
 ): Sink {
   switch (kind) {
     case 'delta':
-      return new DeltaSink(output);
+      // Small intervals, so that short runs also write (and crash in) Delta checkpoints and compactions.
+      return new DeltaSink(output, { configuration: { 'delta.checkpointInterval': '2' } });
     case 'files':
-      return new FileSink(output, { format: 'json' });
+      return new FileSink(output, { format: 'json', compactInterval: 2 });
     case 'kafka':
       return new KafkaSink(
         kafkaSinkOptions(
