@@ -23,7 +23,7 @@ import {
 import { sigkillRun } from '../support/chaos-sigkill.js';
 import type { ChaosAwsEndpoints, ChaosSinkKind } from '../support/chaos-world.js';
 import { launchAwsServices } from '../support/aws-services-launcher.js';
-import { seededRandom } from '../support/chaos-input.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** One seed's work: its scenario, which points to crash at, and how many by SIGKILL. */
 interface ChaosJob {

@@ -22,7 +22,8 @@ import {
   crashingSink,
   InjectedCrashPoint,
 } from '../../core/testing/index.js';
-import { CHAOS_EVENT_SCHEMA, chaosInput, seededRandom } from './chaos-input.js';
+import { CHAOS_EVENT_SCHEMA, chaosInput } from './chaos-input.js';
+import { seededRandom } from './seeded-random.js';
 import {
   canonical,
   type ChaosQueryKind,

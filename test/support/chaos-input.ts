@@ -3,6 +3,7 @@
  * file source admits one per batch, so each seed runs its query over different batch boundaries.
  */
 import type { RowObject } from '../../core/index.js';
+import { seededRandom } from './seeded-random.js';
 
 /** The schema of the events. */
 export const CHAOS_EVENT_SCHEMA = 'id INT, ts TIMESTAMP, category STRING';
@@ -11,18 +12,6 @@ export const CHAOS_EVENT_SCHEMA = 'id INT, ts TIMESTAMP, category STRING';
 export interface ChaosInput {
   readonly events: readonly RowObject[];
   readonly files: ReadonlyMap<string, string>;
-}
-
-/** A small deterministic generator (mulberry32), so a seed always gives the same input. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
