@@ -7,8 +7,9 @@
  *   npm run chaos -- --seed 7 --backend memory --sink delta --query windowed --crash-at 41 [--then 12]
  *
  * Most seeds run in memory (every point); every fifth on local directories (every second point, and
- * three points by SIGKILL of a child process); every tenth on DynamoDB Local + s3rver (a sample of
- * points). The last form replays one crash (and, with --then, a crash of its recovery) of one seed.
+ * three points by SIGKILL of a child process); every tenth on DynamoDB Local + s3rver, its Kafka sink
+ * on the Kafka mock cluster (every eighth point). The last form replays one crash (and, with --then,
+ * a crash of its recovery) of one seed.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,7 @@ import {
 import { sigkillRun } from '../support/chaos-sigkill.js';
 import type { ChaosAwsEndpoints, ChaosSinkKind } from '../support/chaos-world.js';
 import { launchAwsServices } from '../support/aws-services-launcher.js';
+import { startKafkaMockCluster } from '../support/kafka-mock-cluster.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 /** One seed's work: its scenario, which points to crash at, and how many by SIGKILL. */
@@ -174,11 +176,12 @@ const { values } = parseArgs({
 if (values.worker !== undefined) {
   serveJobs(JSON.parse(values.worker) as ChaosAwsEndpoints);
 } else {
-  const services = await launchAwsServices();
+  const [services, kafka] = await Promise.all([launchAwsServices(), startKafkaMockCluster()]);
+  const endpoints = { ...services, kafkaBootstrapServers: kafka.bootstrapServers };
   try {
-    if (values.seed !== undefined) await replay(values, services);
-    else await runAll(Number(values.seeds), Number(values.workers), services);
+    if (values.seed !== undefined) await replay(values, endpoints);
+    else await runAll(Number(values.seeds), Number(values.workers), endpoints);
   } finally {
-    await services.stop();
+    await Promise.all([services.stop(), kafka.stop()]);
   }
 }

@@ -25,7 +25,7 @@ import {
   SluiceSession,
 } from '../../core/index.js';
 import type { KafkaRecordWriter, OutgoingRecord } from '../../core/kafka/kafka-record-writer.js';
-import { KafkaSink } from '../../core/kafka/kafka-sink.js';
+import { KafkaSink, kafkajsWriter } from '../../core/kafka/kafka-sink.js';
 import { kafkaSinkOptions } from '../../core/kafka/kafka-sink-options.js';
 import {
   type CrashInjector,
@@ -46,10 +46,15 @@ export type ChaosBackend = 'memory' | 'local' | 'aws';
 /** The sink a seed writes to. */
 export type ChaosSinkKind = 'delta' | 'files' | 'kafka' | 'dynamodb';
 
-/** Where the local AWS services answer (the aws backend and the dynamodb sink need them). */
+/**
+ * Where the local services answer: DynamoDB Local and s3rver (the aws backend and the dynamodb sink
+ * need them) and the Kafka mock cluster (the kafka sink writes there on the aws backend, to a topic
+ * in memory on the others).
+ */
 export interface ChaosAwsEndpoints {
   readonly dynamoDbEndpoint: string;
   readonly s3Endpoint: string;
+  readonly kafkaBootstrapServers?: string;
 }
 
 /** What one invocation runs on. */
@@ -61,7 +66,7 @@ export interface InvocationParts {
   readonly close: () => void;
 }
 
-/** The rows of a sink's output, as a reader of it sees them, and its raw Kafka records. */
+/** The rows of a sink's output, as a reader of it sees them. */
 export type SinkOutput = readonly RowObject[];
 
 /** One seed's durable world. */
@@ -120,6 +125,8 @@ export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld
   writing?.s3.destroy();
   const table = sinkKind === 'dynamodb' ? await createSinkTable(aws!) : undefined;
   const topic: OutgoingRecord[] = [];
+  const brokers = backend === 'aws' ? aws!.kafkaBootstrapServers : undefined;
+  const kafka = { brokers, topic: uniqueName('chaos-out'), memory: topic };
   return {
     root: stores.root,
     parts: (injector) => {
@@ -130,7 +137,7 @@ export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld
         ? crashingAwsClient(localDynamoClient(aws!.dynamoDbEndpoint), injector)
         : undefined;
       const output = crashingObjectStore(stores.store('output', clients), injector, 'output');
-      const sink = sinkOf(sinkKind, output, injector, topic, sinkClient, table);
+      const sink = sinkOf(sinkKind, output, injector, kafka, sinkClient, table);
       return {
         backend: { checkpoint: crashingCheckpointStore(checkpoint, injector), stateObjects },
         input: crashingObjectStore(stores.store('input', clients), injector, 'source'),
@@ -149,7 +156,7 @@ export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld
           sinkKind,
           stores.store('output', clients),
           schemaDdl,
-          topic,
+          kafka,
           table === undefined ? undefined : { aws: aws!, table },
         );
       } finally {
@@ -218,6 +225,34 @@ async function storesOf(
   };
 }
 
+/** Where the Kafka sink writes: a topic on the mock cluster, or in memory. */
+interface ChaosKafka {
+  readonly brokers: string | undefined;
+  readonly topic: string;
+  readonly memory: OutgoingRecord[];
+}
+
+/** The records of the sink's topic on the mock cluster, headers included. */
+async function topicRecords(session: SluiceSession, kafka: ChaosKafka): Promise<OutgoingRecord[]> {
+  const rows = await session.read
+    .format('kafka')
+    .option('kafka.bootstrap.servers', kafka.brokers!)
+    .option('subscribe', kafka.topic)
+    .option('includeHeaders', true)
+    .load()
+    .collect();
+  return rows.map((row) => ({
+    topic: kafka.topic,
+    partition: row.partition as number,
+    key: row.key as Uint8Array | null,
+    value: row.value as Uint8Array | null,
+    headers: (row.headers as { key: string; value: Uint8Array }[]).map((h) => ({
+      key: h.key,
+      value: text(h.value),
+    })),
+  }));
+}
+
 /** A Kafka topic in memory: what the brokers acknowledged, in order. */
 function memoryKafka(topic: OutgoingRecord[]): KafkaRecordWriter {
   return {
@@ -230,7 +265,7 @@ function sinkOf(
   kind: ChaosSinkKind,
   output: ObjectStore,
   injector: CrashInjector,
-  topic: OutgoingRecord[],
+  kafka: ChaosKafka,
   client: DynamoDBClient | undefined,
   table: string | undefined,
 ): Sink {
@@ -244,11 +279,15 @@ function sinkOf(
       return new KafkaSink(
         kafkaSinkOptions(
           new Map([
-            ['kafka.bootstrap.servers', 'memory:9092'],
-            ['topic', 'out'],
+            ['kafka.bootstrap.servers', kafka.brokers ?? 'memory:9092'],
+            ['topic', kafka.topic],
           ]),
         ),
-        () => crashingKafkaWriter(memoryKafka(topic), injector),
+        (options) =>
+          crashingKafkaWriter(
+            kafka.brokers ? kafkajsWriter(options) : memoryKafka(kafka.memory),
+            injector,
+          ),
       );
     case 'dynamodb':
       return new DynamoDbSink({ client: client!, tableName: table! });
@@ -278,7 +317,7 @@ async function readOutput(
   kind: ChaosSinkKind,
   store: ObjectStore,
   schemaDdl: string,
-  topic: readonly OutgoingRecord[],
+  kafka: ChaosKafka,
   dynamo: { aws: ChaosAwsEndpoints; table: string } | undefined,
 ): Promise<SinkOutput> {
   const session = new SluiceSession({ objectStores: { chaos: () => store } });
@@ -290,7 +329,7 @@ async function readOutput(
     case 'files':
       return session.read.schema(schemaDdl).json('chaos://output/').collect();
     case 'kafka':
-      return recordsOnce(topic);
+      return recordsOnce(kafka.brokers ? await topicRecords(session, kafka) : kafka.memory);
     case 'dynamodb':
       return scanTable(dynamo!.aws, dynamo!.table);
   }
