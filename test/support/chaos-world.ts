@@ -40,6 +40,7 @@ import {
   localDynamoClient,
   localS3Client,
 } from './local-aws-clients.js';
+import { uniqueName } from './unique-name.js';
 
 /** Where checkpoint, state, input and output live: in memory, in local directories, on DynamoDB Local + s3rver. */
 export type ChaosBackend = 'memory' | 'local' | 'aws';
@@ -166,12 +167,6 @@ export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld
     },
     dispose: async () => stores.dispose(),
   };
-}
-
-let created = 0;
-/** A name no other world of this process uses. */
-function uniqueName(prefix: string): string {
-  return `${prefix}-${process.pid}-${created++}`;
 }
 
 function awsClients(aws: ChaosAwsEndpoints): AwsClients {
