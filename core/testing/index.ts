@@ -30,3 +30,8 @@ export { type RecordedBatch, RecordingSink } from './recording-sink.js';
 export { rowDifference, type RowDifference, rowText } from './row-text.js';
 export { planOutline } from './plan-outline.js';
 export { ProcessorTester, type ProcessorTesterOptions } from './processor-tester.js';
+export { CrashInjector, type CrashInjectorOptions, InjectedCrashPoint } from './crash-injector.js';
+export { crashingObjectStore } from './crashing-object-store.js';
+export { crashingCheckpointStore } from './crashing-checkpoint-store.js';
+export { crashingSink } from './crashing-sink.js';
+export { crashingKafkaWriter } from './crashing-kafka-writer.js';

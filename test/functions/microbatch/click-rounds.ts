@@ -16,6 +16,8 @@
  * result is then the batch query over exactly the counted events.
  */
 
+import { seededRandom } from '../../support/seeded-random.js';
+
 /** One click, as produced to Kafka. */
 export interface Click {
   /** Event time, ms since the epoch. */
@@ -37,7 +39,7 @@ const MAX_DISORDER_MS = 4 * 60_000;
  * the watermark past every earlier window so that append mode writes them all.
  */
 export function clickRounds(rounds: number, perRound: number, seed = 11): Click[][] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   let clock = Date.parse('2026-01-01T10:00:00Z');
   const result: Click[][] = [];
   for (let k = 0; k < rounds; k++) {
@@ -78,16 +80,4 @@ function click(ts: number, random: () => number): Click {
   const user = `u${Math.floor(random() * 300)}`;
   const event = { ts: new Date(ts).toISOString(), category, user, page: `/${category}/${user}` };
   return { ts, value: JSON.stringify(event), user };
-}
-
-/** A small seeded PRNG, so every run produces the same clicks. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
