@@ -32,6 +32,10 @@ export const STREAMING_QUERY: OptionDescriptions = {
     does: 'How many committed batches of offsets, commits and state files maintenance keeps.',
     default: '100',
   },
+  inlineStateMaxBytes: {
+    does: 'The most bytes of compressed state changes a commit carries; larger changes go to state files, and 0 keeps state in files only.',
+    default: '32 KiB',
+  },
 };
 
 /** `read` and `readStream` on the file formats (json, csv, parquet, text). */
