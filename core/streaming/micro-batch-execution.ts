@@ -372,7 +372,10 @@ export class MicroBatchExecution {
         : undefined;
       this.lastCommittedIntent = intent;
       this.lastCommit = commit;
-      const progress = withCommitDuration(reported, durations.commit, this.clock() - started);
+      const progress = this.withCommittedSources(
+        withCommitDuration(reported, durations.commit, this.clock() - started),
+        intent,
+      );
       return { kind: 'committed', progress };
     } catch (e) {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
@@ -724,17 +727,38 @@ export class MicroBatchExecution {
         ...(s.reportLatestOffset ? { latestOffset: s.reportLatestOffset() } : {}),
         numInputRows: result.sourceRows[i],
         ...rowsPerSecond(result.sourceRows[i], durations.triggerExecution),
-        ...(s.metrics ? { metrics: s.metrics(intent.start[i] ?? undefined, intent.end[i]) } : {}),
-        ...this.sourceWarnings(s, intent, i),
+        ...this.sourceReports(s, intent, i),
       })),
       sink: { description: this.options.sink.description, numOutputRows: result.output.length },
     };
   }
 
-  /** A source's warnings about the batch, when it has any. */
-  private sourceWarnings(source: Source, intent: OffsetIntent, i: number) {
-    const warnings = source.warnings?.(intent.start[i] ?? undefined, intent.end[i]) ?? [];
-    return warnings.length > 0 ? { warnings } : {};
+  /** A source's metrics and warnings about the batch, when it has any. */
+  private sourceReports(source: Source, intent: OffsetIntent, i: number) {
+    const start = intent.start[i] ?? undefined;
+    const warnings = source.warnings?.(start, intent.end[i]) ?? [];
+    return {
+      ...(source.metrics ? { metrics: source.metrics(start, intent.end[i]) } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  }
+
+  /**
+   * The progress with the sources' metrics and warnings as they stand after the commit, which some
+   * sources act on (Kafka copies the end offsets to its consumer group then); the record stored in
+   * the commit was built before it.
+   */
+  private withCommittedSources(
+    progress: StreamingQueryProgress,
+    intent: OffsetIntent,
+  ): StreamingQueryProgress {
+    const sources = progress.sources.map((reported, i) => {
+      const rest = { ...reported };
+      delete rest.metrics;
+      delete rest.warnings;
+      return { ...rest, ...this.sourceReports(this.sources[i], intent, i) };
+    });
+    return { ...progress, sources };
   }
 
   /**

@@ -4,7 +4,7 @@
  * duplicated delivery and a timed-out retry, restarted cold each time; its sink must end with exactly
  * the batch query's rows: none twice, none missing, none wrong.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   type ChaosPlan,
   chaosSeed,
@@ -13,10 +13,18 @@ import {
   timedOutRetry,
 } from '../support/chaos-harness.js';
 import { sigkillRun } from '../support/chaos-sigkill.js';
+import { type HttpRelay, startHttpRelay } from '../support/http-relay.js';
+
+// s3rver ignores If-None-Match; the relay enforces it as S3 does, so racing Delta writers are fenced
+let s3: HttpRelay;
+beforeAll(async () => {
+  s3 = await startHttpRelay({ target: inject('s3Endpoint'), enforceIfNoneMatch: true });
+});
+afterAll(() => s3.stop());
 
 const aws = () => ({
   dynamoDbEndpoint: inject('dynamoDbEndpoint'),
-  s3Endpoint: inject('s3Endpoint'),
+  s3Endpoint: s3.endpoint,
   kafkaBootstrapServers: inject('kafkaBootstrapServers'),
 });
 
@@ -45,7 +53,7 @@ const SAMPLE: { scenario: ChaosScenario; plan: ChaosPlan }[] = [
   {
     scenario: { seed: 17, backend: 'aws', sink: 'kafka', query: 'windowed' },
     // a new producer per invocation on the mock cluster is slow: a few points only
-    plan: { every: 60, pairs: 0, deliveries: false },
+    plan: { every: 30, pairs: 0, deliveries: false },
   },
 ];
 

@@ -24,6 +24,7 @@ import {
 import { sigkillRun } from '../support/chaos-sigkill.js';
 import type { ChaosAwsEndpoints, ChaosSinkKind } from '../support/chaos-world.js';
 import { launchAwsServices } from '../support/aws-services-launcher.js';
+import { startHttpRelay } from '../support/http-relay.js';
 import { startKafkaMockCluster } from '../support/kafka-mock-cluster.js';
 import { seededRandom } from '../support/seeded-random.js';
 
@@ -177,11 +178,17 @@ if (values.worker !== undefined) {
   serveJobs(JSON.parse(values.worker) as ChaosAwsEndpoints);
 } else {
   const [services, kafka] = await Promise.all([launchAwsServices(), startKafkaMockCluster()]);
-  const endpoints = { ...services, kafkaBootstrapServers: kafka.bootstrapServers };
+  // s3rver ignores If-None-Match; the relay enforces it as S3 does, so racing Delta writers are fenced
+  const s3 = await startHttpRelay({ target: services.s3Endpoint, enforceIfNoneMatch: true });
+  const endpoints = {
+    ...services,
+    s3Endpoint: s3.endpoint,
+    kafkaBootstrapServers: kafka.bootstrapServers,
+  };
   try {
     if (values.seed !== undefined) await replay(values, endpoints);
     else await runAll(Number(values.seeds), Number(values.workers), endpoints);
   } finally {
-    await Promise.all([services.stop(), kafka.stop()]);
+    await Promise.all([services.stop(), kafka.stop(), s3.stop()]);
   }
 }
