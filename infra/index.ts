@@ -11,4 +11,5 @@ export {
   type QuerySink,
   type QuerySource,
 } from './micro-batch-query.js';
+export { type MicroBatchAlarmName } from './micro-batch-alarms.js';
 export { MICRO_BATCH_BUNDLING, MICRO_BATCH_RUNTIME } from './function-bundling.js';

@@ -32,7 +32,7 @@ import { ENV } from '../functions/microbatch/configuration.js';
 import { grantCheckpointItems, grantStateObjects } from './checkpoint-permissions.js';
 import { createCheckpointTable, createStateBucket } from './checkpoint-resources.js';
 import { MICRO_BATCH_BUNDLING, MICRO_BATCH_RUNTIME } from './function-bundling.js';
-import { MicroBatchAlarms } from './micro-batch-alarms.js';
+import { defaultAlarms, MicroBatchAlarms, type MicroBatchAlarmName } from './micro-batch-alarms.js';
 import { MicroBatchDashboard } from './micro-batch-dashboard.js';
 import { type MicroBatchSettings, resolveSettings } from './micro-batch-settings.js';
 import type { QuerySink, QuerySource } from './query-config.js';
@@ -105,6 +105,12 @@ export interface MicroBatchQueryProps {
   readonly sourceLagThreshold?: number;
   /** Consecutive triggers without a committed batch before the stalled alarm fires. @default 5 */
   readonly noBatchTriggers?: number;
+  /**
+   * Which alarms to create: 'errors', 'duration', 'watermarkDelay', 'sourceLag', 'noBatchCommitted'.
+   * Each is billed by the month ($0.10) whether the query runs or idles.
+   * @default errors, noBatchCommitted, and sourceLag for a Kafka source or watermarkDelay for S3 files
+   */
+  readonly enabledAlarms?: readonly MicroBatchAlarmName[];
   /** Receives the alarms' state changes. @default no alarm actions */
   readonly alarmTopic?: sns.ITopic;
   /** How long the function's log is kept. @default logs.RetentionDays.ONE_MONTH */
@@ -158,6 +164,7 @@ export class MicroBatchQuery extends Construct {
     this.fn = this.createFunction(settings, props);
     this.schedule = this.createSchedule(settings.queryId);
     this.alarms = new MicroBatchAlarms(this, 'Alarms', {
+      enabled: props.enabledAlarms ?? defaultAlarms(props.source.kind),
       queryId: settings.queryId,
       fn: this.fn,
       timeout: settings.timeout,

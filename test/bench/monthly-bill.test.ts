@@ -61,12 +61,12 @@ beforeAll(() => {
 });
 
 describe('deployedQuery, from the synthesized template', () => {
-  it("reads the default construct: 1,024 MB arm64, a minute's rate, five alarms, no dashboard, PITR", () => {
+  it("reads the default construct: 1,024 MB arm64, a minute's rate, three alarms, no dashboard, PITR", () => {
     expect(priced(defaults)).toEqual({
       memoryMb: 1024,
       architecture: 'arm64',
       invocationsPerMonth: 43_800,
-      alarmMetrics: 5,
+      alarmMetrics: 3,
       highResolutionAlarmMetrics: 0,
       dashboards: 0,
       pitrTables: 1,
@@ -169,7 +169,7 @@ describe('monthlyBill', () => {
     expect(lines.map((l) => l.item)).toEqual([...BILL_ITEMS]);
     const logGb = (43_800 * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION) / 1024 ** 3;
     const expected =
-      5 * CLOUDWATCH_USD_PER_ALARM_METRIC_MONTH +
+      3 * CLOUDWATCH_USD_PER_ALARM_METRIC_MONTH +
       43_800 * (LAMBDA_USD_PER_REQUEST + SCHEDULER_USD_PER_INVOCATION) +
       logGb * CLOUDWATCH_LOGS_USD_PER_GB +
       logGb * CLOUDWATCH_LOGS_STORAGE_USD_PER_GB_MONTH * (30 / (730 / 24));

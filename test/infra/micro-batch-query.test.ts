@@ -353,6 +353,33 @@ describe('MicroBatchQuery alarms and dashboard', () => {
     return (found[0][1] as { Properties: Record<string, unknown> }).Properties;
   }
 
+  const ALL_ALARMS = [
+    'errors',
+    'duration',
+    'watermarkDelay',
+    'sourceLag',
+    'noBatchCommitted',
+  ] as const;
+  const alarmIds = (q: QueryStack) =>
+    Object.keys(q.template.findResources('AWS::CloudWatch::Alarm'))
+      .map((id) => /Alarms([A-Za-z]+?)[0-9A-F]{8}$/.exec(id)?.[1])
+      .sort();
+
+  it('creates three alarms by default: errors, falling behind by the source, and no batch committed', () => {
+    expect(alarmIds(canonical)).toEqual(['Errors', 'NoBatchCommitted', 'SourceLag']);
+    // files report no latest offsets, so the watermark tells that the query falls behind
+    expect(alarmIds(s3FilesIntoDynamoDb())).toEqual([
+      'Errors',
+      'NoBatchCommitted',
+      'WatermarkDelay',
+    ]);
+  });
+
+  it('creates the alarms enabledAlarms names, and no other', () => {
+    expect(alarmIds(s3FilesIntoDynamoDb({ enabledAlarms: ['duration'] }))).toEqual(['Duration']);
+    expect(alarmIds(s3FilesIntoDynamoDb({ enabledAlarms: ALL_ALARMS }))).toHaveLength(5);
+  });
+
   it('alarms on any function error', () => {
     expect(alarm(canonical, 'Errors')).toMatchObject({
       Namespace: 'AWS/Lambda',
@@ -363,8 +390,8 @@ describe('MicroBatchQuery alarms and dashboard', () => {
     });
   });
 
-  it('alarms when the longest invocation reaches 85% of the timeout', () => {
-    expect(alarm(canonical, 'Duration')).toMatchObject({
+  it('alarms, when enabled, when the longest invocation reaches 85% of the timeout', () => {
+    expect(alarm(s3FilesIntoDynamoDb({ enabledAlarms: ['duration'] }), 'Duration')).toMatchObject({
       MetricName: 'Duration',
       Statistic: 'Maximum',
       Threshold: 102_000,
@@ -373,7 +400,8 @@ describe('MicroBatchQuery alarms and dashboard', () => {
 
   it('alarms on watermark delay and source lag from the Sluice metrics of this query', () => {
     const dimensions = [{ Name: 'QueryId', Value: 'clicks' }];
-    expect(alarm(canonical, 'WatermarkDelay')).toMatchObject({
+    const q = s3FilesIntoDynamoDb({ enabledAlarms: ALL_ALARMS });
+    expect(alarm(q, 'WatermarkDelay')).toMatchObject({
       Namespace: 'Sluice',
       MetricName: 'WatermarkDelayMs',
       Dimensions: dimensions,
@@ -381,7 +409,7 @@ describe('MicroBatchQuery alarms and dashboard', () => {
       ComparisonOperator: 'GreaterThanThreshold',
       EvaluationPeriods: 3,
     });
-    expect(alarm(canonical, 'SourceLag')).toMatchObject({
+    expect(alarm(q, 'SourceLag')).toMatchObject({
       Namespace: 'Sluice',
       MetricName: 'SourceLagRecords',
       Dimensions: dimensions,
@@ -404,6 +432,7 @@ describe('MicroBatchQuery alarms and dashboard', () => {
 
   it('takes thresholds from props and evaluates over the schedule period', () => {
     const q = s3FilesIntoDynamoDb({
+      enabledAlarms: ['watermarkDelay', 'sourceLag', 'noBatchCommitted'],
       triggerInterval: Duration.minutes(2),
       watermarkDelayThreshold: Duration.minutes(20),
       sourceLagThreshold: 5_000,
