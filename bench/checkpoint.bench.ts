@@ -50,6 +50,7 @@ import {
   localS3Client,
 } from '../test/support/local-aws-clients.js';
 import { takeoverAfterCrash, type TakeoverFigures } from './lease-takeover.js';
+import { seededRandom } from '../examples/seeded-random.js';
 
 const PARTITIONS = 16;
 const SNAPSHOT_INTERVAL = 10;
@@ -221,18 +222,6 @@ function sampleKeys(n: number, count: number, random: () => number): string[] {
   const picked = new Set<number>();
   while (picked.size < count) picked.add(Math.floor(random() * n));
   return [...picked].map((i) => `k${i}`);
-}
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function uniqueQueryId(label: string): string {

@@ -9,7 +9,7 @@
  */
 import { col, type DataFrame, from_json, interval } from '../core/index.js';
 import { type ExampleSpec, runWhenMain } from './run-with-restart.js';
-import { mulberry32 } from './seeded-random.js';
+import { seededRandom } from './seeded-random.js';
 
 const IMPRESSION_SCHEMA = 'adId INT, impressionTime TIMESTAMP';
 const CLICK_SCHEMA = 'clickAdId INT, clickTime TIMESTAMP';
@@ -48,7 +48,7 @@ export function adRounds(
   ads: number,
   seed: number,
 ): { impressions: string[][]; clicks: string[][] } {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const start = Date.parse('2026-01-01T10:00:00Z');
   const roundMs = 20 * 60_000;
   const impressions: string[][] = Array.from({ length: rounds }, () => []);

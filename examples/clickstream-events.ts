@@ -2,7 +2,7 @@
  * A deterministic clickstream generator: JSON events with skewed categories, event time advancing
  * with jitter, some events out of order and a few very late (beyond a 15-minute watermark).
  */
-import { mulberry32 } from './seeded-random.js';
+import { seededRandom } from './seeded-random.js';
 
 /** Options of the generator. */
 export interface ClickstreamOptions {
@@ -17,7 +17,7 @@ const CATEGORIES = ['books', 'games', 'music', 'garden', 'toys', 'sports', 'kitc
 
 /** The events as JSON lines, grouped into files that arrive one after another. */
 export function clickstreamFiles(options: ClickstreamOptions): string[][] {
-  const random = mulberry32(options.seed);
+  const random = seededRandom(options.seed);
   let clockMs = options.startMs ?? Date.parse('2026-01-01T10:00:00Z');
   const files: string[][] = [];
   for (let f = 0; f < options.files; f++) {

@@ -9,7 +9,7 @@
  */
 import { col, type DataFrame, from_json, window } from '../core/index.js';
 import { type ExampleSpec, runWhenMain } from './run-with-restart.js';
-import { mulberry32 } from './seeded-random.js';
+import { seededRandom } from './seeded-random.js';
 
 /** The schema of a click event. */
 const CLICK_SCHEMA = 'eventId STRING, ts TIMESTAMP, category STRING';
@@ -29,7 +29,7 @@ export function distinctClickCounts(clicks: DataFrame): DataFrame {
 
 /** Clicks in rounds, about one in eight delivered again a round later, then a heartbeat. */
 export function clickRounds(rounds: number, clicksPerRound: number, seed: number): string[][] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   let clockMs = Date.parse('2026-01-01T10:00:00Z');
   const out: string[][] = Array.from({ length: rounds + 1 }, () => []);
   for (let round = 0; round < rounds; round++) {

@@ -8,7 +8,7 @@
  */
 import { coalesce, col, type DataFrame, from_json, lit, window } from '../core/index.js';
 import { type ExampleSpec, runWhenMain } from './run-with-restart.js';
-import { mulberry32 } from './seeded-random.js';
+import { seededRandom } from './seeded-random.js';
 
 const CLICK_SCHEMA = 'ts TIMESTAMP, page STRING';
 const PAGE_SCHEMA = 'page STRING, section STRING';
@@ -40,7 +40,7 @@ export function pageRows(): { page: string; section: string }[] {
 
 /** Clicks on the pages in rounds, in event-time order, then a heartbeat a day later. */
 export function clickRounds(rounds: number, clicksPerRound: number, seed: number): string[][] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   let clockMs = Date.parse('2026-01-01T10:00:00Z');
   const out: string[][] = Array.from({ length: rounds + 1 }, () => []);
   for (let round = 0; round < rounds; round++) {

@@ -4,7 +4,7 @@
  */
 
 /** A generator of numbers in [0, 1) determined by `seed`. */
-export function mulberry32(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

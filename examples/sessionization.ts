@@ -8,7 +8,7 @@
  */
 import { col, count, type DataFrame, from_json, max, min, session_window } from '../core/index.js';
 import { type ExampleSpec, runWhenMain } from './run-with-restart.js';
-import { mulberry32 } from './seeded-random.js';
+import { seededRandom } from './seeded-random.js';
 
 const VIEW_SCHEMA = 'user STRING, ts TIMESTAMP, page STRING';
 const HEARTBEAT = 'heartbeat';
@@ -29,7 +29,7 @@ export function userSessions(views: DataFrame): DataFrame {
  * round arrive up to a minute out of order. The last round is a heartbeat far in the future.
  */
 export function viewRounds(rounds: number, users: number, seed: number): string[][] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const start = Date.parse('2026-01-01T10:00:00Z');
   const roundMs = 10 * 60_000;
   const out: string[][] = Array.from({ length: rounds + 1 }, () => []);

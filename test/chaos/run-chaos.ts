@@ -26,7 +26,7 @@ import type { ChaosAwsEndpoints, ChaosSinkKind } from '../support/chaos-world.js
 import { launchAwsServices } from '../support/aws-services-launcher.js';
 import { startHttpRelay } from '../support/http-relay.js';
 import { startKafkaMockCluster } from '../support/kafka-mock-cluster.js';
-import { seededRandom } from '../support/seeded-random.js';
+import { seededRandom } from '../../examples/seeded-random.js';
 
 /** One seed's work: its scenario, which points to crash at, and how many by SIGKILL. */
 interface ChaosJob {

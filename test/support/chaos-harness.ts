@@ -23,7 +23,7 @@ import {
   InjectedCrashPoint,
 } from '../../core/testing/index.js';
 import { CHAOS_EVENT_SCHEMA, chaosInput } from './chaos-input.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../examples/seeded-random.js';
 import {
   canonical,
   type ChaosQueryKind,

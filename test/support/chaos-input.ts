@@ -3,7 +3,7 @@
  * file source admits one per batch, so each seed runs its query over different batch boundaries.
  */
 import type { RowObject } from '../../core/index.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../../examples/seeded-random.js';
 
 /** The schema of the events. */
 export const CHAOS_EVENT_SCHEMA = 'id INT, ts TIMESTAMP, category STRING';

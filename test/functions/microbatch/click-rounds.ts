@@ -16,7 +16,7 @@
  * result is then the batch query over exactly the counted events.
  */
 
-import { seededRandom } from '../../support/seeded-random.js';
+import { seededRandom } from '../../../examples/seeded-random.js';
 
 /** One click, as produced to Kafka. */
 export interface Click {
