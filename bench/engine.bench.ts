@@ -143,7 +143,9 @@ async function runEngineStream(values: EventValues, checkpoints: string): Promis
   const query = await canonicalQuery(session.readStream.memory(input))
     .writeStream.outputMode('append')
     .option('checkpointLocation', await mkdtemp(path.join(checkpoints, 'run-')))
-    .foreachBatch((rows) => rows.forEach((r) => addOutputRow(counts, r)))
+    .foreachBatch(async (batch) => {
+      for (const r of await batch.collect()) addOutputRow(counts, r);
+    })
     .onProgress((p) => (late += p.lateRowsDropped))
     .start();
   // One addData per micro-batch: processAllAvailable returns once the batch and the no-data batch

@@ -45,8 +45,8 @@ async function runEngine(batches: RowObject[][]): Promise<number> {
     .memory(input)
     .withWatermark('ts', '5 seconds')
     .dropDuplicates('id', 'ts')
-    .writeStream.foreachBatch((batch) => {
-      rows += batch.length;
+    .writeStream.foreachBatch(async (batch) => {
+      rows += await batch.count();
     })
     .option('checkpointLocation', checkpoint)
     .start();

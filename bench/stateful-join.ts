@@ -109,8 +109,8 @@ async function runEngine(
       'inner',
     )
     .writeStream.outputMode('append')
-    .foreachBatch((batch) => {
-      rows += batch.length;
+    .foreachBatch(async (batch) => {
+      rows += await batch.count();
     })
     .option('checkpointLocation', checkpoint)
     .start();

@@ -56,7 +56,8 @@ async function engine(batches: readonly Event[][], flush: Event): Promise<Outcom
     .groupBy(col('user'), session_window(col('ts'), '5 minutes'))
     .agg(count().alias('n'))
     .writeStream.outputMode('append')
-    .foreachBatch((rows: RowObject[]) => {
+    .foreachBatch(async (batch) => {
+      const rows = await batch.collect();
       outcome.sessions += rows.length;
       for (const r of rows) outcome.events += r.n as number;
     })

@@ -152,7 +152,7 @@ export type {
 export type { OutputMode, Sink, SinkContext } from './sinks/sink.js';
 export { MemorySink } from './sinks/memory-sink.js';
 export { ConsoleSink } from './sinks/console-sink.js';
-export { ForeachBatchSink, type ForeachBatchFunction } from './sinks/foreach-batch-sink.js';
+export { ForeachBatchSink, type ForeachBatchFunction } from './api/foreach-batch-sink.js';
 export { FileSink, type FileSinkOptions } from './sinks/file-sink.js';
 export {
   DEFAULT_COMPACT_INTERVAL,

@@ -12,7 +12,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { progressLine, type RowObject, SluiceSession } from '../core/index.js';
+import { type DataFrame, progressLine, SluiceSession } from '../core/index.js';
 import { clickstreamFiles } from './clickstream-events.js';
 import { clickCounts } from './clickstream-query.js';
 
@@ -25,7 +25,8 @@ const CHECKPOINT = path.join(WORK_DIR, 'checkpoint');
 let lateEventsDropped = 0;
 
 /** The sink: one file per batchId, written atomically and skipped when it exists, so a re-run batch lands once. */
-function writeWindows(rows: RowObject[], batchId: number): void {
+async function writeWindows(batch: DataFrame, batchId: number): Promise<void> {
+  const rows = await batch.collect();
   const file = path.join(OUTPUT, `batch-${String(batchId).padStart(5, '0')}.json`);
   if (existsSync(file)) {
     console.log(`  sink: batch ${batchId} is already in ${path.relative(WORK_DIR, file)}; skipped`);

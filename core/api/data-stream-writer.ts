@@ -5,7 +5,6 @@
  */
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { InvalidOptionError } from '../errors.js';
-import { type ForeachBatchFunction, ForeachBatchSink } from '../sinks/foreach-batch-sink.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
 import {
   type InvocationBudget,
@@ -18,6 +17,7 @@ import { StreamingQuery } from '../streaming/streaming-query.js';
 import type { QueryProgressEvent } from '../streaming/streaming-query-listener.js';
 import { resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
+import { type ForeachBatchFunction, ForeachBatchSink } from './foreach-batch-sink.js';
 import type { OptionValue } from './reader-options.js';
 import { checkSinkFormat } from './sink-formats.js';
 import { type CheckedStreamingQuery, checkStreamingQuery } from './streaming-query-builder.js';
@@ -81,9 +81,9 @@ export class DataStreamWriter {
     return this;
   }
 
-  /** Hands each batch's rows and batchId to `fn`. */
+  /** Hands each batch's output to `fn` as a static DataFrame, with its batchId, as Spark does. */
   foreachBatch(fn: ForeachBatchFunction): this {
-    this.sinkOverride = new ForeachBatchSink(fn);
+    this.sinkOverride = new ForeachBatchSink(this.df.session, fn);
     return this;
   }
 

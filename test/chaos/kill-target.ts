@@ -20,10 +20,10 @@ const counts = session.readStream
   .agg(count().alias('n'));
 const query = await counts.writeStream
   .outputMode('append')
-  .foreachBatch((rows, batchId) => {
+  .foreachBatch(async (batch, batchId) => {
     const file = path.join(output, `${String(batchId).padStart(6, '0')}.json`);
     if (existsSync(file)) return;
-    writeFileSync(`${file}.tmp`, JSON.stringify(rows));
+    writeFileSync(`${file}.tmp`, JSON.stringify(await batch.collect()));
     renameSync(`${file}.tmp`, file);
   })
   .option('checkpointLocation', checkpoint)

@@ -274,8 +274,8 @@ describe('a streaming query over an S3 prefix', () => {
         .readStream.schema(schema)
         .option('maxBytesPerTrigger', 100_000)
         .json(url)
-        .writeStream.foreachBatch((rows) => {
-          delivered.push(rowsPerFile(rows));
+        .writeStream.foreachBatch(async (batch) => {
+          delivered.push(rowsPerFile(await batch.collect()));
         })
         .option('checkpointLocation', checkpoint)
         .afterStep((step) => {
@@ -300,8 +300,8 @@ describe('a streaming query over an S3 prefix', () => {
       session()
         .readStream.schema(schema)
         .json(url)
-        .writeStream.foreachBatch((rows, batchId) => {
-          delivered.push({ batchId, files: rowsPerFile(rows) });
+        .writeStream.foreachBatch(async (batch, batchId) => {
+          delivered.push({ batchId, files: rowsPerFile(await batch.collect()) });
         })
         .option('checkpointLocation', checkpoint)
         .afterStep((step) => {

@@ -29,8 +29,8 @@ async function streamed(query: (input: DataFrame) => DataFrame): Promise<RowObje
   const rows: RowObject[] = [];
   const running = await query(session.readStream.memory(clicks))
     .writeStream.outputMode('append')
-    .foreachBatch((batch) => {
-      rows.push(...batch);
+    .foreachBatch(async (batch) => {
+      rows.push(...(await batch.collect()));
     })
     .option('checkpointLocation', tempDir())
     .start();

@@ -65,8 +65,8 @@ async function restart(golden: GoldenQuery, dirs: CaseDirectories) {
   const progress: StreamingQueryProgress[] = [];
   let writer = golden.writer(golden.query(session, dirs.source), dirs);
   if (golden === updateAggregation) {
-    writer = writer.foreachBatch((rows, batchId) => {
-      batches.push({ batchId, rows });
+    writer = writer.foreachBatch(async (batch, batchId) => {
+      batches.push({ batchId, rows: await batch.collect() });
     });
   }
   const query = await writer

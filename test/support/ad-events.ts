@@ -82,8 +82,8 @@ export async function streamOverAds(query: AdQuery, parts: Event[][]): Promise<s
   const outputs: RowObject[][] = [];
   const running = await query(impressions, clicks)
     .writeStream.outputMode('append')
-    .foreachBatch((rows) => {
-      outputs.push(rows);
+    .foreachBatch(async (batch) => {
+      outputs.push(await batch.collect());
     })
     .option('checkpointLocation', tempDir())
     .option('numStatePartitions', 3)

@@ -40,8 +40,8 @@ export async function streamOutputs(
   const outputs: RowObject[][] = [];
   const running = await query(session.readStream.memory(input))
     .writeStream.outputMode(mode)
-    .foreachBatch((rows) => {
-      outputs.push(rows);
+    .foreachBatch(async (batch) => {
+      outputs.push(await batch.collect());
     })
     .option('checkpointLocation', tempDir())
     .option('numStatePartitions', 4)
