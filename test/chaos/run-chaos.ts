@@ -22,7 +22,7 @@ import {
   crashRun,
 } from '../support/chaos-harness.js';
 import { sigkillRun } from '../support/chaos-sigkill.js';
-import type { ChaosAwsEndpoints, ChaosSinkKind } from '../support/chaos-world.js';
+import type { ChaosAwsEndpoints, ChaosSinkKind, ChaosSourceKind } from '../support/chaos-world.js';
 import { launchAwsServices } from '../support/aws-services-launcher.js';
 import { startHttpRelay } from '../support/http-relay.js';
 import { startKafkaMockCluster } from '../support/kafka-mock-cluster.js';
@@ -153,6 +153,7 @@ async function replay(
     backend: (values.backend ?? 'memory') as ChaosScenario['backend'],
     sink: (values.sink ?? 'delta') as ChaosSinkKind,
     query: (values.query ?? 'windowed') as ChaosScenario['query'],
+    source: (values.source ?? 'files') as ChaosSourceKind,
   };
   const crashes = [values['crash-at'], values.then]
     .filter((k) => k !== undefined)
@@ -170,6 +171,7 @@ const { values } = parseArgs({
     backend: { type: 'string' },
     sink: { type: 'string' },
     query: { type: 'string' },
+    source: { type: 'string' },
     'crash-at': { type: 'string' },
     then: { type: 'string' },
   },
