@@ -114,10 +114,11 @@ interface AwsClients {
 
 /** What a world is made of. */
 export interface ChaosWorldSetting {
+  /** Picks the partitions of a Kafka source's records. @default 0 */
   readonly seed?: number;
   readonly backend: ChaosBackend;
   readonly sink: ChaosSinkKind;
-  /** @default 'files' */
+  /** Where the input files' events go: into the input store, or to a new topic. @default 'files' */
   readonly source?: ChaosSourceKind;
   /** The input files to write; absent when reopening a world another process made. */
   readonly files?: ReadonlyMap<string, string>;
@@ -138,14 +139,15 @@ export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld
   }
   const stores = await storesOf(backend, aws, setting.root);
   const writing = backend === 'aws' ? awsClients(aws!) : undefined;
+  const toTopic = setting.source === 'kafka';
   const input = stores.store('input', writing);
-  for (const [name, text] of setting.files ?? []) {
+  for (const [name, text] of toTopic ? [] : (setting.files ?? [])) {
     await input.put(name, new TextEncoder().encode(text));
   }
   writing?.dynamo.destroy();
   writing?.s3.destroy();
   const inputTopic =
-    setting.source === 'kafka' && setting.files
+    toTopic && setting.files
       ? await produceInput(aws!.kafkaBootstrapServers!, setting.seed ?? 0, setting.files)
       : undefined;
   const table = sinkKind === 'dynamodb' ? await createSinkTable(aws!) : undefined;
