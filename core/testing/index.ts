@@ -35,3 +35,4 @@ export { crashingObjectStore } from './crashing-object-store.js';
 export { crashingCheckpointStore } from './crashing-checkpoint-store.js';
 export { crashingSink } from './crashing-sink.js';
 export { crashingKafkaWriter } from './crashing-kafka-writer.js';
+export { crashingSource } from './crashing-source.js';

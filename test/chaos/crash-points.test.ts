@@ -55,17 +55,23 @@ const SAMPLE: { scenario: ChaosScenario; plan: ChaosPlan }[] = [
     // a new producer per invocation on the mock cluster is slow: a few points only
     plan: { every: 30, pairs: 0, deliveries: false },
   },
+  {
+    scenario: { seed: 18, backend: 'memory', sink: 'delta', query: 'windowed', source: 'kafka' },
+    // every third point: both sides of the source's fetches, not only the points before them
+    plan: { every: 3 },
+  },
+  {
+    scenario: { seed: 19, backend: 'memory', sink: 'files', query: 'stateless', source: 'kafka' },
+    plan: { every: 3 },
+  },
 ];
 
 describe('a query crashed at its crash points and restarted cold', () => {
   for (const { scenario, plan } of SAMPLE) {
-    const { backend, sink, query } = scenario;
-    it(`ends with the batch result: ${query} query, ${sink} sink, ${backend} backend`, async () => {
-      const tally = await chaosSeed(
-        scenario,
-        plan,
-        backend === 'aws' || sink === 'dynamodb' ? aws() : undefined,
-      );
+    const { backend, sink, query, source = 'files' } = scenario;
+    const needsServices = backend === 'aws' || sink === 'dynamodb' || source === 'kafka';
+    it(`ends with the batch result: ${query} query, ${source} source, ${sink} sink, ${backend} backend`, async () => {
+      const tally = await chaosSeed(scenario, plan, needsServices ? aws() : undefined);
       expect(tally.failures).toEqual([]);
       expect(tally).toMatchObject({ duplicates: 0, losses: 0, mismatches: 0 });
       // enough crashes happened: runs that never reached their points would prove nothing

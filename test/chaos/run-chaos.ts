@@ -8,8 +8,10 @@
  *
  * Most seeds run in memory (every point); every fifth on local directories (every second point, and
  * three points by SIGKILL of a child process); every tenth on DynamoDB Local + s3rver, its Kafka sink
- * on the Kafka mock cluster (every eighth point). The last form replays one crash (and, with --then,
- * a crash of its recovery) of one seed.
+ * on the Kafka mock cluster (every eighth point). The memory seeds that are 3 or 8 modulo 25 read
+ * their input from a topic on the mock cluster, crashed at each source fetch too. The last form
+ * replays one crash (and, with --then, a crash of its recovery) of one seed; `--source kafka` reads
+ * its input from a topic.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +24,7 @@ import {
   crashRun,
 } from '../support/chaos-harness.js';
 import { sigkillRun } from '../support/chaos-sigkill.js';
-import type { ChaosAwsEndpoints, ChaosSinkKind } from '../support/chaos-world.js';
+import type { ChaosAwsEndpoints, ChaosSinkKind, ChaosSourceKind } from '../support/chaos-world.js';
 import { launchAwsServices } from '../support/aws-services-launcher.js';
 import { startHttpRelay } from '../support/http-relay.js';
 import { startKafkaMockCluster } from '../support/kafka-mock-cluster.js';
@@ -37,6 +39,8 @@ interface ChaosJob {
 
 const MEMORY_SINKS: ChaosSinkKind[] = ['delta', 'files', 'kafka'];
 const AWS_SINKS: ChaosSinkKind[] = ['delta', 'files', 'dynamodb', 'kafka'];
+/** Seeds (modulo 25) on memory whose input is a topic on the Kafka mock cluster: both queries. */
+const KAFKA_SOURCE_SEEDS = [3, 8];
 
 /** Seed `seed`'s job: its backend, sink, query and plan, in the mix the module doc describes. */
 function jobOf(seed: number): ChaosJob {
@@ -61,7 +65,8 @@ function jobOf(seed: number): ChaosJob {
     };
   }
   const sink = MEMORY_SINKS[Math.floor(seed / 2) % MEMORY_SINKS.length];
-  return { scenario: { seed, backend: 'memory', sink, query }, plan: {}, sigkills: 0 };
+  const source = KAFKA_SOURCE_SEEDS.includes(seed % 25) ? 'kafka' : 'files';
+  return { scenario: { seed, backend: 'memory', sink, query, source }, plan: {}, sigkills: 0 };
 }
 
 /** Runs one job: its planned points, then its SIGKILL points. */
@@ -153,6 +158,7 @@ async function replay(
     backend: (values.backend ?? 'memory') as ChaosScenario['backend'],
     sink: (values.sink ?? 'delta') as ChaosSinkKind,
     query: (values.query ?? 'windowed') as ChaosScenario['query'],
+    source: (values.source ?? 'files') as ChaosSourceKind,
   };
   const crashes = [values['crash-at'], values.then]
     .filter((k) => k !== undefined)
@@ -170,6 +176,7 @@ const { values } = parseArgs({
     backend: { type: 'string' },
     sink: { type: 'string' },
     query: { type: 'string' },
+    source: { type: 'string' },
     'crash-at': { type: 'string' },
     then: { type: 'string' },
   },

@@ -11,15 +11,20 @@
  * first is still alive), then lets the first go on.
  */
 import {
+  col,
+  DataFrame,
+  from_json,
   type InvocationResult,
   type RowObject,
   runInvocation,
   SluiceSession,
 } from '../../core/index.js';
+import type { StreamingRelation } from '../../core/plan/logical-plan.js';
 import {
   CrashInjector,
   type CrashInjectorOptions,
   crashingSink,
+  crashingSource,
   InjectedCrashPoint,
 } from '../../core/testing/index.js';
 import { CHAOS_EVENT_SCHEMA, chaosInput } from './chaos-input.js';
@@ -35,7 +40,9 @@ import {
 import {
   type ChaosAwsEndpoints,
   type ChaosBackend,
+  type ChaosInputTopic,
   type ChaosSinkKind,
+  type ChaosSourceKind,
   type ChaosWorld,
   chaosWorld,
 } from './chaos-world.js';
@@ -46,6 +53,8 @@ export interface ChaosScenario {
   readonly backend: ChaosBackend;
   readonly sink: ChaosSinkKind;
   readonly query: ChaosQueryKind;
+  /** Where the input is read from. @default 'files' */
+  readonly source?: ChaosSourceKind;
 }
 
 /** How a sink's content differed from the batch result: rows twice, rows missing, rows wrong or extra. */
@@ -85,11 +94,13 @@ export async function invoke(
 ): Promise<Ended> {
   const parts = world.parts(injector);
   const session = new SluiceSession();
-  const events = session.readStream
-    .schema(CHAOS_EVENT_SCHEMA)
-    .option('maxFilesPerTrigger', 1)
-    .format('json')
-    .load(parts.input);
+  const events = world.inputTopic
+    ? kafkaEvents(session, world.inputTopic, scenario, injector)
+    : session.readStream
+        .schema(CHAOS_EVENT_SCHEMA)
+        .option('maxFilesPerTrigger', 1)
+        .format('json')
+        .load(parts.input);
   try {
     const execution = await chaosQuery(scenario.query, scenario.sink === 'kafka', events)
       .writeStream.outputMode('append')
@@ -111,6 +122,41 @@ export async function invoke(
   } finally {
     parts.close();
   }
+}
+
+/**
+ * The events of the input topic as a stream, from its earliest offsets, its source crashed by
+ * `injector` at each fetch. The stateless query reads 2 to 4 records a batch (by the seed). The
+ * windowed query reads all there is in one batch: a limit is split across the partitions by their
+ * lag, so one batch can reach events of one partition minutes ahead of another's, and the watermark
+ * then drops the other's as late, as Spark does; the batch query over the input drops nothing.
+ */
+function kafkaEvents(
+  session: SluiceSession,
+  input: ChaosInputTopic,
+  scenario: ChaosScenario,
+  injector: CrashInjector,
+): DataFrame {
+  const reader = session.readStream
+    .format('kafka')
+    .option('kafka.bootstrap.servers', input.brokers)
+    .option('subscribe', input.topic)
+    .option('startingOffsets', 'earliest');
+  if (scenario.query === 'stateless')
+    reader.option('maxOffsetsPerTrigger', 2 + (scenario.seed % 3));
+  const records = reader.load();
+  const plan = records.plan as StreamingRelation;
+  const crashing = new DataFrame(session, {
+    ...plan,
+    source: (context) => crashingSource(plan.source(context), injector),
+  });
+  return crashing
+    .select(from_json(col('value').cast('string'), CHAOS_EVENT_SCHEMA).alias('event'))
+    .select(
+      col('event.id').alias('id'),
+      col('event.ts').alias('ts'),
+      col('event.category').alias('category'),
+    );
 }
 
 /** Invocations without a crash until one has nothing left to do. */

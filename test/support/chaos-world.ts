@@ -41,11 +41,23 @@ import {
   localS3Client,
 } from './local-aws-clients.js';
 import { uniqueName } from './unique-name.js';
+import { seededRandom } from '../../examples/seeded-random.js';
+
+/** The partitions the mock cluster gives a topic it creates on first use. */
+const MOCK_TOPIC_PARTITIONS = 4;
 
 /** Where checkpoint, state, input and output live: in memory, in local directories, on DynamoDB Local + s3rver. */
 export type ChaosBackend = 'memory' | 'local' | 'aws';
 /** The sink a seed writes to. */
 export type ChaosSinkKind = 'delta' | 'files' | 'kafka' | 'dynamodb';
+/** Where a seed's input is: JSON-lines files in the world's input store, or a Kafka topic. */
+export type ChaosSourceKind = 'files' | 'kafka';
+
+/** A topic on the Kafka mock cluster holding a seed's input, one JSON event per record. */
+export interface ChaosInputTopic {
+  readonly brokers: string;
+  readonly topic: string;
+}
 
 /**
  * Where the local services answer: DynamoDB Local and s3rver (the aws backend and the dynamodb sink
@@ -78,6 +90,8 @@ export interface ChaosWorld {
   output(schemaDdl: string): Promise<SinkOutput>;
   /** The directory of a local world, which another process can reopen. */
   readonly root?: string;
+  /** The topic holding the input of a world whose source is Kafka. */
+  readonly inputTopic?: ChaosInputTopic;
   /** Removes what the world made on disk. */
   dispose(): Promise<void>;
 }
@@ -100,8 +114,12 @@ interface AwsClients {
 
 /** What a world is made of. */
 export interface ChaosWorldSetting {
+  /** Picks the partitions of a Kafka source's records. @default 0 */
+  readonly seed?: number;
   readonly backend: ChaosBackend;
   readonly sink: ChaosSinkKind;
+  /** Where the input files' events go: into the input store, or to a new topic. @default 'files' */
+  readonly source?: ChaosSourceKind;
   /** The input files to write; absent when reopening a world another process made. */
   readonly files?: ReadonlyMap<string, string>;
   readonly aws?: ChaosAwsEndpoints;
@@ -116,20 +134,29 @@ export async function chaosWorld(setting: ChaosWorldSetting): Promise<ChaosWorld
   if (needsAws && !aws) {
     throw new Error(`the ${backend} backend with the ${sinkKind} sink needs AWS endpoints`);
   }
+  if (setting.source === 'kafka' && !aws?.kafkaBootstrapServers) {
+    throw new Error('a Kafka source needs the Kafka mock cluster: pass kafkaBootstrapServers');
+  }
   const stores = await storesOf(backend, aws, setting.root);
   const writing = backend === 'aws' ? awsClients(aws!) : undefined;
+  const toTopic = setting.source === 'kafka';
   const input = stores.store('input', writing);
-  for (const [name, text] of setting.files ?? []) {
+  for (const [name, text] of toTopic ? [] : (setting.files ?? [])) {
     await input.put(name, new TextEncoder().encode(text));
   }
   writing?.dynamo.destroy();
   writing?.s3.destroy();
+  const inputTopic =
+    toTopic && setting.files
+      ? await produceInput(aws!.kafkaBootstrapServers!, setting.seed ?? 0, setting.files)
+      : undefined;
   const table = sinkKind === 'dynamodb' ? await createSinkTable(aws!) : undefined;
   const topic: OutgoingRecord[] = [];
   const brokers = backend === 'aws' ? aws!.kafkaBootstrapServers : undefined;
   const kafka = { brokers, topic: uniqueName('chaos-out'), memory: topic };
   return {
     root: stores.root,
+    inputTopic,
     parts: (injector) => {
       const clients = backend === 'aws' ? awsClients(aws!) : undefined;
       const state = crashingObjectStore(stores.store('checkpoint', clients), injector, 'state');
@@ -218,6 +245,42 @@ async function storesOf(
     }),
     dispose: () => undefined,
   };
+}
+
+/**
+ * Produces the input files' events to a new topic of the mock cluster, file after file, each event
+ * to a partition the seed picks at random, so each seed has other partitions and batch boundaries.
+ */
+async function produceInput(
+  brokers: string,
+  seed: number,
+  files: ReadonlyMap<string, string>,
+): Promise<ChaosInputTopic> {
+  const topic = uniqueName('chaos-in');
+  const random = seededRandom(seed * 31 + 7);
+  const records = [...files.values()]
+    .flatMap((text) => text.split('\n'))
+    .map((line) => ({
+      topic,
+      partition: Math.floor(random() * MOCK_TOPIC_PARTITIONS),
+      key: null,
+      value: line,
+      headers: [],
+    }));
+  const writer = kafkajsWriter(
+    kafkaSinkOptions(
+      new Map([
+        ['kafka.bootstrap.servers', brokers],
+        ['topic', topic],
+      ]),
+    ),
+  );
+  try {
+    await writer.send(records);
+  } finally {
+    await writer.close();
+  }
+  return { brokers, topic };
 }
 
 /** Where the Kafka sink writes: a topic on the mock cluster, or in memory. */

@@ -4,16 +4,24 @@
  * call until it is resumed.
  */
 import { describe, expect, it } from 'vitest';
-import { FileCheckpointStore, MemoryObjectStore, MemorySink } from '../../core/index.js';
+import {
+  FileCheckpointStore,
+  MemoryObjectStore,
+  MemorySink,
+  MemoryStream,
+  type Offset,
+  type Source,
+} from '../../core/index.js';
 import {
   CrashInjector,
   crashingCheckpointStore,
   crashingKafkaWriter,
   crashingObjectStore,
   crashingSink,
+  crashingSource,
   InjectedCrashPoint,
 } from '../../core/testing/index.js';
-import { struct } from '../../core/types/data-types.js';
+import { field, IntegerType, struct } from '../../core/types/data-types.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -111,5 +119,56 @@ describe('the crashing checkpoint store, sink and Kafka writer', () => {
     const record = { topic: 't', partition: 0, key: null, value: 'v', headers: [] };
     await expect(writer.send([record])).rejects.toBeInstanceOf(InjectedCrashPoint);
     expect(sent).toEqual([record]);
+  });
+});
+
+describe('the crashing source', () => {
+  /** A MemoryStream holding rows 1 and 2 that also records the offsets it was told were committed. */
+  const committingStream = () => {
+    const stream = new MemoryStream(struct([field('n', IntegerType)]));
+    stream.addData([{ n: 1 }, { n: 2 }]);
+    const committed: Offset[] = [];
+    const source: Source = Object.assign(Object.create(stream) as Source, {
+      commit: async (end: Offset) => void committed.push(end),
+    });
+    return { source, committed };
+  };
+
+  it('passes two points at each fetch, named for the call, and keeps what the source reports', async () => {
+    const labels: string[] = [];
+    const injector = new CrashInjector({ crashAt: 7, onCrash: (_, label) => labels.push(label) });
+    const { source } = committingStream();
+    const crashing = crashingSource(source, injector);
+    const context = { batchTimestampMs: 0 };
+    const end = await crashing.latestOffset(undefined, context);
+    expect(end).toBe(2);
+    expect(await crashing.getBatch(undefined, 2)).toEqual([[1], [2]]);
+    expect(await crashing.backlog!(2)).toBe(0);
+    expect(crashing).toMatchObject({ schema: source.schema, description: 'MemoryStream[memory]' });
+    await expect(crashing.commit!(2)).rejects.toBeInstanceOf(InjectedCrashPoint);
+    expect(labels).toEqual(['source.commit() after']);
+    expect(injector.points).toBe(8);
+  });
+
+  it('crashes before a fetch at an even point (never made) and after it at an odd one (it took effect)', async () => {
+    const before = committingStream();
+    await expect(
+      crashingSource(before.source, new CrashInjector({ crashAt: 0 })).commit!(2),
+    ).rejects.toThrow(/source.commit\(\) before/);
+    expect(before.committed).toEqual([]);
+
+    const after = committingStream();
+    await expect(
+      crashingSource(after.source, new CrashInjector({ crashAt: 1 })).commit!(2),
+    ).rejects.toThrow(/source.commit\(\) after/);
+    expect(after.committed).toEqual([2]);
+  });
+
+  it('leaves out the optional calls the source does not have', () => {
+    const stream = new MemoryStream(struct([field('n', IntegerType)]));
+    const crashing = crashingSource(stream, new CrashInjector());
+    expect(crashing.commit).toBeUndefined();
+    expect(crashing.stop).toBeUndefined();
+    expect(crashing.prepareForAvailableNow).toBeUndefined();
   });
 });
