@@ -10,6 +10,7 @@ import { formatTable } from '../io/text-table.js';
 import type { Expression } from '../expr/expression.js';
 import { type JoinType, type LogicalPlan } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
+import { setOperation } from '../plan/set-operation.js';
 import { NullType, type StructType, treeString } from '../types/data-types.js';
 import { intervalMicros, parseInterval } from '../types/interval.js';
 import { toRowObject, type RowObject } from '../types/row.js';
@@ -223,6 +224,32 @@ export class DataFrame {
       ...extra.map((c) => new Column({ kind: 'column', path: [c] })),
     );
     return left.union(right);
+  }
+
+  /**
+   * The distinct rows of this DataFrame that are not in `other` (SQL `EXCEPT`), columns matched by
+   * position and compared null-safely. On a stream, `other` must be a table.
+   */
+  except(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'except', false, 'except'));
+  }
+
+  /** The rows of this DataFrame not in `other`, duplicates kept by count (SQL `EXCEPT ALL`); tables only. */
+  exceptAll(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'except', true, 'exceptAll'));
+  }
+
+  /**
+   * The distinct rows in both DataFrames (SQL `INTERSECT`), columns matched by position and
+   * compared null-safely. At most one side may be a stream.
+   */
+  intersect(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'intersect', false, 'intersect'));
+  }
+
+  /** The rows in both DataFrames, duplicates kept by count (SQL `INTERSECT ALL`); tables only. */
+  intersectAll(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'intersect', true, 'intersectAll'));
   }
 
   /** Adds or replaces several columns at once, in the order given: `withColumns({ a: col('x').plus(1) })`. */
