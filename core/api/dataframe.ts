@@ -15,6 +15,7 @@ import { NullType, type StructType, treeString } from '../types/data-types.js';
 import { intervalMicros, parseInterval } from '../types/interval.js';
 import { toRowObject, type RowObject } from '../types/row.js';
 import { Column, columnOrName, columnRef, type SortColumn } from './column.js';
+import { DataFrameNaFunctions, type DropHow, type FillValue } from './dataframe-na-functions.js';
 import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
@@ -250,6 +251,24 @@ export class DataFrame {
   /** The rows in both DataFrames, duplicates kept by count (SQL `INTERSECT ALL`); tables only. */
   intersectAll(other: DataFrame): DataFrame {
     return this.with(setOperation(this.plan, other.plan, 'intersect', true, 'intersectAll'));
+  }
+
+  /** Filling and dropping missing values (nulls, and NaN in double columns), as Spark's `df.na`. */
+  get na(): DataFrameNaFunctions {
+    return new DataFrameNaFunctions(this);
+  }
+
+  /** Same as `na.fill(value, subset)`, as PySpark's `fillna`. */
+  fillna(
+    value: FillValue | Readonly<Record<string, FillValue>>,
+    subset?: readonly string[],
+  ): DataFrame {
+    return this.na.fill(value, subset);
+  }
+
+  /** Same as `na.drop(how, thresh, subset)`, as PySpark's `dropna`. */
+  dropna(how: DropHow = 'any', thresh?: number, subset?: readonly string[]): DataFrame {
+    return this.na.drop(how, thresh, subset);
   }
 
   /** Adds or replaces several columns at once, in the order given: `withColumns({ a: col('x').plus(1) })`. */
