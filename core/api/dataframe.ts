@@ -20,6 +20,11 @@ import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
 import { sqlFrontEnd } from './sql-front-end.js';
+import {
+  DESCRIBE_STATISTICS,
+  SUMMARY_STATISTICS,
+  summaryStatistics,
+} from './summary-statistics.js';
 import type { SluiceSession } from './session.js';
 
 const JOIN_TYPES: Record<string, JoinType> = {
@@ -269,6 +274,23 @@ export class DataFrame {
   /** Same as `na.drop(how, thresh, subset)`, as PySpark's `dropna`. */
   dropna(how: DropHow = 'any', thresh?: number, subset?: readonly string[]): DataFrame {
     return this.na.drop(how, thresh, subset);
+  }
+
+  /**
+   * Basic statistics as a DataFrame of strings, as Spark's `describe`: a `summary` column (count,
+   * mean, stddev, min, max), then one column per named column (the numeric and string columns when
+   * none are named).
+   */
+  describe(...columns: string[]): DataFrame {
+    return summaryStatistics(this, DESCRIBE_STATISTICS, columns);
+  }
+
+  /**
+   * The named statistics (count, mean, stddev, min, max, percentages such as `'75%'`) of the numeric
+   * and string columns, as Spark's `summary`; by default count, mean, stddev, min, 25%, 50%, 75%, max.
+   */
+  summary(...statistics: string[]): DataFrame {
+    return summaryStatistics(this, statistics.length > 0 ? statistics : SUMMARY_STATISTICS, []);
   }
 
   /** Adds or replaces several columns at once, in the order given: `withColumns({ a: col('x').plus(1) })`. */
