@@ -19,6 +19,7 @@ import { DataFrameNaFunctions, type DropHow, type FillValue } from './dataframe-
 import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
+import { checkedFraction, samplePlan } from './sample-plan.js';
 import { sqlFrontEnd } from './sql-front-end.js';
 import {
   DESCRIBE_STATISTICS,
@@ -291,6 +292,24 @@ export class DataFrame {
    */
   summary(...statistics: string[]): DataFrame {
     return summaryStatistics(this, statistics.length > 0 ? statistics : SUMMARY_STATISTICS, []);
+  }
+
+  /**
+   * A random sample: each row kept with probability `fraction`, or, `withReplacement`, repeated a
+   * Poisson(`fraction`) number of times. The same `seed` gives the same rows for the same input on
+   * every run (the rows differ from Spark's for that seed); without one, a seed is drawn now and
+   * kept, so this DataFrame samples alike each time it runs. On a stream, each batch is sampled.
+   */
+  sample(fraction: number, seed?: number): DataFrame;
+  sample(withReplacement: boolean, fraction: number, seed?: number): DataFrame;
+  sample(first: boolean | number, second?: number, third?: number): DataFrame {
+    const withReplacement = typeof first === 'boolean' ? first : false;
+    const fraction = typeof first === 'boolean' ? second : first;
+    const seed =
+      (typeof first === 'boolean' ? third : second) ?? Math.floor(Math.random() * 2 ** 32);
+    return this.with(
+      samplePlan(this.plan, withReplacement, checkedFraction(fraction, withReplacement), seed),
+    );
   }
 
   /** Adds or replaces several columns at once, in the order given: `withColumns({ a: col('x').plus(1) })`. */
