@@ -19,6 +19,7 @@ import { DataFrameNaFunctions, type DropHow, type FillValue } from './dataframe-
 import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
+import { cachedRelation, uncachedPlan } from './cached-relation.js';
 import { checkedFraction, samplePlan } from './sample-plan.js';
 import { sqlFrontEnd } from './sql-front-end.js';
 import {
@@ -415,6 +416,27 @@ export class DataFrame {
     }
     const condition = typeof on === 'string' ? [on] : on instanceof Column ? on.expr : on;
     return this.with(build.join(this.plan, other.plan, joinType, condition));
+  }
+
+  /**
+   * A DataFrame over this one's rows computed by its first action and kept in memory, so later
+   * actions do not compute them again (core/api/cached-relation.ts). Use the DataFrame it returns:
+   * DataFrames here are immutable, so this one is unchanged. A stream is returned as it is (its
+   * rows arrive per batch).
+   */
+  cache(): DataFrame {
+    if (this.isStreaming || uncachedPlan(this.plan) !== this.plan) return this;
+    return this.with(cachedRelation(this.plan));
+  }
+
+  /** Same as `cache()`: rows are kept in memory, there is no other storage level. */
+  persist(): DataFrame {
+    return this.cache();
+  }
+
+  /** This DataFrame without its cached rows: the next action computes them again. */
+  unpersist(): DataFrame {
+    return this.with(uncachedPlan(this.plan));
   }
 
   /** Runs the query and returns its rows as objects. */
