@@ -30,6 +30,7 @@ export {
 } from './api/dataframe-na-functions.js';
 export { Catalog, type CatalogTable } from './api/catalog.js';
 export { GroupedData, type TransformWithStateOptions } from './api/grouped-data.js';
+export type { PivotValue } from './api/pivot-plan.js';
 export type {
   ExpiredTimerInfo,
   ListState,
