@@ -9,7 +9,11 @@ import { executeBatch } from '../exec/batch-execution.js';
 import { allNodes, type LogicalPlan, newPlanId, type Relation } from '../plan/logical-plan.js';
 import type { Row } from '../types/row.js';
 
-const cachedPlans = new WeakMap<LogicalPlan, LogicalPlan>();
+/** Per cached relation: the plan it caches, and how to drop the rows it keeps. */
+const cachedPlans = new WeakMap<
+  LogicalPlan,
+  { readonly plan: LogicalPlan; readonly drop: () => void }
+>();
 
 /** A relation reading `plan`'s rows, computed once on first read. */
 export function cachedRelation(plan: LogicalPlan): Relation {
@@ -32,11 +36,21 @@ export function cachedRelation(plan: LogicalPlan): Relation {
     location: allNodes(plan).find((n): n is Relation => n.kind === 'relation' && !!n.location)
       ?.location,
   };
-  cachedPlans.set(relation, plan);
+  cachedPlans.set(relation, { plan, drop: () => (rows = undefined) });
   return relation;
 }
 
-/** The plan a cached relation caches, or `plan` itself when it is not one. */
-export function uncachedPlan(plan: LogicalPlan): LogicalPlan {
-  return cachedPlans.get(plan) ?? plan;
+/** True when `plan` is a cached relation. */
+export function isCached(plan: LogicalPlan): boolean {
+  return cachedPlans.has(plan);
+}
+
+/**
+ * The plan a cached relation caches, its kept rows dropped (the relation computes them again if read
+ * again), or `plan` itself when it is not one.
+ */
+export function uncache(plan: LogicalPlan): LogicalPlan {
+  const cached = cachedPlans.get(plan);
+  cached?.drop();
+  return cached?.plan ?? plan;
 }

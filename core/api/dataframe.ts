@@ -19,7 +19,7 @@ import { DataFrameNaFunctions, type DropHow, type FillValue } from './dataframe-
 import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
-import { cachedRelation, uncachedPlan } from './cached-relation.js';
+import { cachedRelation, isCached, uncache } from './cached-relation.js';
 import { checkedFraction, samplePlan } from './sample-plan.js';
 import { sqlFrontEnd } from './sql-front-end.js';
 import {
@@ -425,7 +425,7 @@ export class DataFrame {
    * rows arrive per batch).
    */
   cache(): DataFrame {
-    if (this.isStreaming || uncachedPlan(this.plan) !== this.plan) return this;
+    if (this.isStreaming || isCached(this.plan)) return this;
     return this.with(cachedRelation(this.plan));
   }
 
@@ -434,9 +434,12 @@ export class DataFrame {
     return this.cache();
   }
 
-  /** This DataFrame without its cached rows: the next action computes them again. */
+  /**
+   * Drops the rows `cache()` kept and returns the uncached DataFrame: the next action, on either,
+   * computes them again.
+   */
   unpersist(): DataFrame {
-    return this.with(uncachedPlan(this.plan));
+    return this.with(uncache(this.plan));
   }
 
   /** Runs the query and returns its rows as objects. */

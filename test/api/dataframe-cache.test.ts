@@ -49,6 +49,9 @@ describe('cache, persist and unpersist', () => {
     expect(calls.n).toBe(3);
     await persisted.unpersist().count();
     expect(calls.n).toBe(6);
+    await persisted.count(); // its rows were dropped: computed, and kept, once more
+    await persisted.count();
+    expect(calls.n).toBe(9);
   });
 
   it('a first action that fails caches nothing, and a stream is returned as it is', async () => {
