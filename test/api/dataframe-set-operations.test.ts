@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import '../../core/sql/index.js';
 import {
   AnalysisError,
   type RowObject,
@@ -64,6 +65,17 @@ describe('except and intersect', () => {
         { k: 2, v: null },
       ]),
     );
+  });
+
+  it('agrees with SQL EXCEPT ALL and INTERSECT ALL', async () => {
+    left.createOrReplaceTempView('l');
+    right.createOrReplaceTempView('r');
+    expect(
+      sorted(await session.sql('SELECT * FROM l EXCEPT ALL SELECT * FROM r').collect()),
+    ).toEqual(sorted(await left.exceptAll(right).collect()));
+    expect(
+      sorted(await session.sql('SELECT * FROM l INTERSECT ALL SELECT * FROM r').collect()),
+    ).toEqual(sorted(await left.intersectAll(right).collect()));
   });
 
   it('matches columns by position and widens numbers', async () => {
