@@ -20,7 +20,7 @@ import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
 import { cachedRelation, isCached, uncache } from './cached-relation.js';
-import { checkedFraction, samplePlan } from './sample-plan.js';
+import { checkedFraction, checkedSeed, samplePlan } from './sample-plan.js';
 import { sqlFrontEnd } from './sql-front-end.js';
 import {
   DESCRIBE_STATISTICS,
@@ -309,7 +309,12 @@ export class DataFrame {
     const seed =
       (typeof first === 'boolean' ? third : second) ?? Math.floor(Math.random() * 2 ** 32);
     return this.with(
-      samplePlan(this.plan, withReplacement, checkedFraction(fraction, withReplacement), seed),
+      samplePlan(
+        this.plan,
+        withReplacement,
+        checkedFraction(fraction, withReplacement),
+        checkedSeed(seed),
+      ),
     );
   }
 

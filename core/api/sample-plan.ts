@@ -24,6 +24,14 @@ export function checkedFraction(fraction: number | undefined, withReplacement: b
   return fraction;
 }
 
+/** `seed` when it is a whole number (any, as Spark's long seed). */
+export function checkedSeed(seed: number): number {
+  if (!Number.isSafeInteger(seed)) {
+    throw new InvalidOptionError(`sample: the seed must be a whole number, not ${seed}.`);
+  }
+  return seed;
+}
+
 /** `input` sampled: each row kept with probability `fraction`, or repeated Poisson(`fraction`) times. */
 export function samplePlan(
   input: LogicalPlan,

@@ -36,13 +36,14 @@ describe('sample', () => {
     expect(ids.sample(true, 2, 3).columns).toEqual(['id']);
   });
 
-  it('refuses a fraction out of range', () => {
+  it('refuses a fraction out of range and a seed that is not a whole number', () => {
     expect(() => ids.sample(1.5)).toThrow(InvalidOptionError);
     expect(() => ids.sample(1.5)).toThrow(
       /fraction must be a number in \[0, 1\] without replacement, not 1.5/,
     );
     expect(() => ids.sample(true, -1)).toThrow(/at least 0 with replacement, not -1/);
     expect(() => ids.sample(Number.NaN)).toThrow(InvalidOptionError);
+    expect(() => ids.sample(0.5, 1.5)).toThrow(/the seed must be a whole number, not 1.5/);
   });
 
   it('samples each batch of a stream, as Spark allows', async () => {
