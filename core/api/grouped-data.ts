@@ -64,6 +64,11 @@ export class GroupedData {
    * batch DataFrame it sees each key's rows once. Groups by columns only.
    */
   transformWithState(processor: StatefulProcessor, options: TransformWithStateOptions): DataFrame {
+    if (this.pivotBy) {
+      throw new InvalidOptionError(
+        'transformWithState cannot follow pivot: pivot is for aggregations; group without pivot.',
+      );
+    }
     const initial = options.initialState;
     const plan = transformWithState(this.df.plan, this.keys, processor, {
       timeMode: options.timeMode,

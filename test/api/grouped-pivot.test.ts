@@ -61,6 +61,16 @@ describe('groupBy().pivot()', () => {
     expect(() => sales.groupBy('shop').pivot('year', [1]).pivot('item', ['x'])).toThrow(
       /pivot was already called/,
     );
+    expect(() =>
+      sales
+        .groupBy('shop')
+        .pivot('year', [1])
+        .transformWithState({} as never, {
+          timeMode: 'none',
+          outputMode: 'append',
+          schema: 'n INT',
+        }),
+    ).toThrow(/transformWithState cannot follow pivot/);
     const stream = session.readStream.memory(session.memoryStream('k STRING, v INT'));
     expect(() => stream.groupBy('k').pivot('v', [1])).toThrow(UnsupportedOperationError);
     expect(() => stream.groupBy('k').pivot('v', [1])).toThrow(
