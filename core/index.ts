@@ -23,8 +23,14 @@ export type {
   ObjectStoreResolvers,
 } from './checkpoint/object-store-resolver.js';
 export { DataFrame } from './api/dataframe.js';
+export {
+  DataFrameNaFunctions,
+  type DropHow,
+  type FillValue,
+} from './api/dataframe-na-functions.js';
 export { Catalog, type CatalogTable } from './api/catalog.js';
 export { GroupedData, type TransformWithStateOptions } from './api/grouped-data.js';
+export type { PivotValue } from './api/pivot-plan.js';
 export type {
   ExpiredTimerInfo,
   ListState,

@@ -1,16 +1,2 @@
-/**
- * A small seeded pseudo-random generator (mulberry32), so that every run of an example generates the
- * same events and its output can be compared run to run.
- */
-
-/** A generator of numbers in [0, 1) determined by `seed`. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The examples' seeded generator is the engine's, so every run generates the same events. */
+export { seededRandom } from '../core/functions/seeded-random.js';

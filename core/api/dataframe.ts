@@ -10,14 +10,23 @@ import { formatTable } from '../io/text-table.js';
 import type { Expression } from '../expr/expression.js';
 import { type JoinType, type LogicalPlan } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
+import { setOperation } from '../plan/set-operation.js';
 import { NullType, type StructType, treeString } from '../types/data-types.js';
 import { intervalMicros, parseInterval } from '../types/interval.js';
 import { toRowObject, type RowObject } from '../types/row.js';
 import { Column, columnOrName, columnRef, type SortColumn } from './column.js';
+import { DataFrameNaFunctions, type DropHow, type FillValue } from './dataframe-na-functions.js';
 import { DataFrameWriter } from './dataframe-writer.js';
 import { DataStreamWriter } from './data-stream-writer.js';
 import { GroupedData } from './grouped-data.js';
+import { cachedRelation, isCached, uncache } from './cached-relation.js';
+import { checkedFraction, checkedSeed, samplePlan } from './sample-plan.js';
 import { sqlFrontEnd } from './sql-front-end.js';
+import {
+  DESCRIBE_STATISTICS,
+  SUMMARY_STATISTICS,
+  summaryStatistics,
+} from './summary-statistics.js';
 import type { SluiceSession } from './session.js';
 
 const JOIN_TYPES: Record<string, JoinType> = {
@@ -225,6 +234,90 @@ export class DataFrame {
     return left.union(right);
   }
 
+  /**
+   * The distinct rows of this DataFrame that are not in `other` (SQL `EXCEPT`), columns matched by
+   * position and compared null-safely. On a stream, `other` must be a table.
+   */
+  except(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'except', false, 'except'));
+  }
+
+  /** The rows of this DataFrame not in `other`, duplicates kept by count (SQL `EXCEPT ALL`); tables only. */
+  exceptAll(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'except', true, 'exceptAll'));
+  }
+
+  /**
+   * The distinct rows in both DataFrames (SQL `INTERSECT`), columns matched by position and
+   * compared null-safely. At most one side may be a stream.
+   */
+  intersect(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'intersect', false, 'intersect'));
+  }
+
+  /** The rows in both DataFrames, duplicates kept by count (SQL `INTERSECT ALL`); tables only. */
+  intersectAll(other: DataFrame): DataFrame {
+    return this.with(setOperation(this.plan, other.plan, 'intersect', true, 'intersectAll'));
+  }
+
+  /** Filling and dropping missing values (nulls, and NaN in double columns), as Spark's `df.na`. */
+  get na(): DataFrameNaFunctions {
+    return new DataFrameNaFunctions(this);
+  }
+
+  /** Same as `na.fill(value, subset)`, as PySpark's `fillna`. */
+  fillna(
+    value: FillValue | Readonly<Record<string, FillValue>>,
+    subset?: readonly string[],
+  ): DataFrame {
+    return this.na.fill(value, subset);
+  }
+
+  /** Same as `na.drop(how, thresh, subset)`, as PySpark's `dropna`. */
+  dropna(how: DropHow = 'any', thresh?: number, subset?: readonly string[]): DataFrame {
+    return this.na.drop(how, thresh, subset);
+  }
+
+  /**
+   * Basic statistics as a DataFrame of strings, as Spark's `describe`: a `summary` column (count,
+   * mean, stddev, min, max), then one column per named column (the numeric and string columns when
+   * none are named).
+   */
+  describe(...columns: string[]): DataFrame {
+    return summaryStatistics(this, DESCRIBE_STATISTICS, columns);
+  }
+
+  /**
+   * The named statistics (count, mean, stddev, min, max, percentages such as `'75%'`) of the numeric
+   * and string columns, as Spark's `summary`; by default count, mean, stddev, min, 25%, 50%, 75%, max.
+   */
+  summary(...statistics: string[]): DataFrame {
+    return summaryStatistics(this, statistics.length > 0 ? statistics : SUMMARY_STATISTICS, []);
+  }
+
+  /**
+   * A random sample: each row kept with probability `fraction`, or, `withReplacement`, repeated a
+   * Poisson(`fraction`) number of times. The same `seed` gives the same rows for the same input on
+   * every run (the rows differ from Spark's for that seed); without one, a seed is drawn now and
+   * kept, so this DataFrame samples alike each time it runs. On a stream, each batch is sampled.
+   */
+  sample(fraction: number, seed?: number): DataFrame;
+  sample(withReplacement: boolean, fraction: number, seed?: number): DataFrame;
+  sample(first: boolean | number, second?: number, third?: number): DataFrame {
+    const withReplacement = typeof first === 'boolean' ? first : false;
+    const fraction = typeof first === 'boolean' ? second : first;
+    const seed =
+      (typeof first === 'boolean' ? third : second) ?? Math.floor(Math.random() * 2 ** 32);
+    return this.with(
+      samplePlan(
+        this.plan,
+        withReplacement,
+        checkedFraction(fraction, withReplacement),
+        checkedSeed(seed),
+      ),
+    );
+  }
+
   /** Adds or replaces several columns at once, in the order given: `withColumns({ a: col('x').plus(1) })`. */
   withColumns(columns: Readonly<Record<string, Column>>): DataFrame {
     return Object.entries(columns).reduce<DataFrame>(
@@ -328,6 +421,30 @@ export class DataFrame {
     }
     const condition = typeof on === 'string' ? [on] : on instanceof Column ? on.expr : on;
     return this.with(build.join(this.plan, other.plan, joinType, condition));
+  }
+
+  /**
+   * A DataFrame over this one's rows computed by its first action and kept in memory, so later
+   * actions do not compute them again (core/api/cached-relation.ts). Use the DataFrame it returns:
+   * DataFrames here are immutable, so this one is unchanged. A stream is returned as it is (its
+   * rows arrive per batch).
+   */
+  cache(): DataFrame {
+    if (this.isStreaming || isCached(this.plan)) return this;
+    return this.with(cachedRelation(this.plan));
+  }
+
+  /** Same as `cache()`: rows are kept in memory, there is no other storage level. */
+  persist(): DataFrame {
+    return this.cache();
+  }
+
+  /**
+   * Drops the rows `cache()` kept and returns the uncached DataFrame: the next action, on either,
+   * computes them again.
+   */
+  unpersist(): DataFrame {
+    return this.with(uncache(this.plan));
   }
 
   /** Runs the query and returns its rows as objects. */

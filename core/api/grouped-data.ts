@@ -1,15 +1,17 @@
 /**
  * GroupedData: the result of `groupBy`, waiting for its aggregates.
  */
+import { InvalidOptionError } from '../errors.js';
 import type { Expression } from '../expr/expression.js';
 import * as build from '../plan/plan-builder.js';
 import type { StatefulProcessor, TimeMode } from '../plan/stateful-processor.js';
 import { transformWithState } from '../plan/transform-with-state-node.js';
 import type { StructType } from '../types/data-types.js';
 import { parseSchema } from '../types/type-names.js';
-import type { Column } from './column.js';
+import { type Column, columnOrName } from './column.js';
 import { DataFrame } from './dataframe.js';
 import { avg, count, max, min, sum } from './functions.js';
+import { checkedPivot, type Pivot, pivotAggregate, type PivotValue } from './pivot-plan.js';
 
 /** How `transformWithState` runs its processor. */
 export interface TransformWithStateOptions {
@@ -28,15 +30,31 @@ export class GroupedData {
   constructor(
     private readonly df: DataFrame,
     private readonly keys: readonly Expression[],
+    private readonly pivotBy?: Pivot,
   ) {}
+
+  /**
+   * Spreads the values of `column` into columns: the aggregation that follows gives, per group, one
+   * column per value in `values` (named after it; `value_aggregate` with several aggregates), null
+   * where the group has no rows with that value. Values are required (Spark can find them itself,
+   * with a job of its own); tables only, as in Spark.
+   */
+  pivot(column: Column | string, values?: readonly PivotValue[]): GroupedData {
+    if (this.pivotBy) {
+      throw new InvalidOptionError(
+        'pivot was already called on this grouping; pivot by one column.',
+      );
+    }
+    const pivot = checkedPivot(this.df.plan, columnOrName(column), values);
+    return new GroupedData(this.df, this.keys, pivot);
+  }
 
   /** One row per group: the keys, then each aggregate. */
   agg(...aggregates: Column[]): DataFrame {
-    const plan = build.aggregate(
-      this.df.plan,
-      this.keys,
-      aggregates.map((a) => a.expr),
-    );
+    const exprs = aggregates.map((a) => a.expr);
+    const plan = this.pivotBy
+      ? pivotAggregate(this.df.plan, this.keys, this.pivotBy, exprs)
+      : build.aggregate(this.df.plan, this.keys, exprs);
     return new DataFrame(this.df.session, plan);
   }
 
@@ -46,6 +64,11 @@ export class GroupedData {
    * batch DataFrame it sees each key's rows once. Groups by columns only.
    */
   transformWithState(processor: StatefulProcessor, options: TransformWithStateOptions): DataFrame {
+    if (this.pivotBy) {
+      throw new InvalidOptionError(
+        'transformWithState cannot follow pivot: pivot is for aggregations; group without pivot.',
+      );
+    }
     const initial = options.initialState;
     const plan = transformWithState(this.df.plan, this.keys, processor, {
       timeMode: options.timeMode,

@@ -6,9 +6,10 @@
  * Set operations as in Spark: UNION ALL is a union by position (types widened); UNION is its
  * distinct rows; INTERSECT and EXCEPT are the distinct rows of the left side that do (a left semi
  * join) or do not (a left anti join) appear on the right, comparing every column null-safely
- * (Spark's ReplaceIntersectWithSemiJoin and ReplaceExceptWithAntiJoin). INTERSECT ALL and EXCEPT
- * ALL are refused. On streams, only UNION ALL is a streaming operator; the others aggregate or join
- * streams, which the start-time checks judge by output mode like any other.
+ * (Spark's ReplaceIntersectWithSemiJoin and ReplaceExceptWithAntiJoin); INTERSECT ALL and EXCEPT
+ * ALL keep duplicates by count (core/plan/set-operation.ts, shared with the DataFrame API). On
+ * streams, only UNION ALL is a streaming operator; the others aggregate or join streams, which the
+ * start-time checks judge by output mode like any other.
  *
  * `EXPLAIN query` is a one-row table with a `plan` column: the query's plan as an outline.
  */
@@ -17,10 +18,11 @@ import { AnalysisError } from '../errors.js';
 import type { Expression } from '../expr/expression.js';
 import { type LogicalPlan, newPlanId } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
+import { distinctRows, setOperation } from '../plan/set-operation.js';
 import { planOutline } from '../testing/plan-outline.js';
 import { field, StringType, struct } from '../types/data-types.js';
 import { type FromContext, type FromScope, planFrom } from './from-clause.js';
-import { distinctRows, planSelect } from './select-block.js';
+import { planSelect } from './select-block.js';
 import type {
   SqlFrom,
   SqlOrderItem,
@@ -89,21 +91,13 @@ function planSetOperation(op: SqlSetOperation, context: QueryContext): LogicalPl
     const union = build.union([left, right]);
     return op.all ? union : distinctRows(union);
   }
-  if (op.all) {
-    throw new AnalysisError(
-      `${what} (line ${op.token.line}, column ${op.token.column}) is not supported; ${op.operator.toUpperCase()} (distinct rows) is.`,
-    );
-  }
-  const sameRow = left.schema.fields
-    .map((f, i): Expression => ({
-      kind: 'binary',
-      op: '<=>',
-      left: { kind: 'column', path: [f.name], ordinal: i },
-      right: { kind: 'column', path: [right.schema.fields[i].name], ordinal: l + i },
-    }))
-    .reduce((all, next) => ({ kind: 'binary', op: 'and', left: all, right: next }));
-  const joinType = op.operator === 'intersect' ? 'left_semi' : 'left_anti';
-  return distinctRows(build.join(left, right, joinType, sameRow));
+  return setOperation(
+    left,
+    right,
+    op.operator,
+    op.all,
+    `${what} (line ${op.token.line}, column ${op.token.column})`,
+  );
 }
 
 /** ORDER BY over a set operation's output: by column name or position. */

@@ -21,6 +21,7 @@ import type { Scope } from '../expr/scope.js';
 import type { LogicalPlan, SortOrder } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
 import { planScope } from '../plan/plan-scope.js';
+import { distinctRows } from '../plan/set-operation.js';
 import { type FromScope, qualifiedStar, qualify } from './from-clause.js';
 import type { SqlOrderItem, SqlSelect, SqlSelectItem } from './sql-ast.js';
 
@@ -287,16 +288,6 @@ function orderKey(
   return same >= 0 && fields.length === block.exprs.length
     ? { ordinal: same }
     : { hidden: lowered };
-}
-
-/** The rows of `plan` without duplicates: an aggregate keyed on every column. */
-export function distinctRows(plan: LogicalPlan): LogicalPlan {
-  const keys = plan.schema.fields.map((f, i): Expression => ({
-    kind: 'column',
-    path: [f.name],
-    ordinal: i,
-  }));
-  return build.aggregate(plan, keys, []);
 }
 
 /** A select that passes its input through unchanged is left out, so SQL builds the DataFrame API's plans. */

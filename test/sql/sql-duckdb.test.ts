@@ -98,6 +98,14 @@ const QUERIES: readonly { spark: string; duck?: string; ordered?: boolean }[] = 
   { spark: 'SELECT name FROM customers INTERSECT SELECT customer FROM orders' },
   {
     spark:
+      'SELECT customer, qty FROM orders EXCEPT ALL SELECT customer, qty FROM orders WHERE id % 3 = 0',
+  },
+  {
+    spark:
+      'SELECT qty FROM orders WHERE id < 80 INTERSECT ALL SELECT qty FROM orders WHERE id > 40',
+  },
+  {
+    spark:
       'SELECT qty FROM orders WHERE qty > 3 UNION ALL SELECT qty FROM orders WHERE qty < 1 INTERSECT SELECT qty FROM orders',
   },
   {

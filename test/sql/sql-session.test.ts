@@ -205,8 +205,8 @@ describe('errors name what is unknown, with the closest known name', () => {
       /UNION \(line 1, column 22\) needs the same number of columns on both sides: 1 vs 2/,
     ],
     [
-      'SELECT id FROM sales INTERSECT ALL SELECT id FROM sales',
-      /INTERSECT ALL .* is not supported/,
+      'SELECT id FROM sales INTERSECT ALL SELECT id, qty FROM sales',
+      /INTERSECT ALL \(line 1, column 22\) needs the same number of columns on both sides: 1 vs 2/,
     ],
     ['SELECT * FROM sales a JOIN sales a ON a.id = a.id', /names two items 'a'/],
   ])('%s', (sql, message) => {

@@ -1,0 +1,16 @@
+/**
+ * A small seeded pseudo-random generator (mulberry32): the one behind `sample`, and behind the
+ * examples and tests that must generate the same events on every run.
+ */
+
+/** A generator of numbers in [0, 1) determined by `seed`. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
