@@ -5,7 +5,7 @@
  * after a crash a batch may be delivered again, with the same batchId and rows.
  */
 import type { OutputMode, Sink } from '../sinks/sink.js';
-import { newPlanId } from '../plan/logical-plan.js';
+import { inMemoryRelation } from '../plan/plan-builder.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { DataFrame } from './dataframe.js';
@@ -29,14 +29,12 @@ export class ForeachBatchSink implements Sink {
     schema: StructType,
     _mode: OutputMode,
   ): Promise<void> {
-    const batch = new DataFrame(this.session, {
-      kind: 'relation',
-      id: newPlanId(),
-      description: `ForeachBatch[batch ${batchId}, ${rows.length} rows]`,
-      scan: () => Promise.resolve(rows as Row[]),
-      schema,
-      isStreaming: false,
-    });
+    const batch = new DataFrame(
+      this.session,
+      inMemoryRelation(`ForeachBatch[batch ${batchId}, ${rows.length} rows]`, schema, () =>
+        Promise.resolve(rows as Row[]),
+      ),
+    );
     await this.fn(batch, batchId);
   }
 }

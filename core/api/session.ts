@@ -5,7 +5,7 @@
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
-import { newPlanId } from '../plan/logical-plan.js';
+import { inMemoryRelation } from '../plan/plan-builder.js';
 import type { MemorySink } from '../sinks/memory-sink.js';
 import { MemoryStream } from '../sources/memory-stream.js';
 import type { StructType } from '../types/data-types.js';
@@ -91,14 +91,14 @@ export class SluiceSession {
     const resolved = typeof schema === 'string' ? parseSchema(schema) : schema;
     const convert = rowInputConverter(resolved, 'createDataFrame');
     const engineRows = rows.map(convert);
-    return new DataFrame(this, {
-      kind: 'relation',
-      id: newPlanId(),
-      description: `LocalRelation[${engineRows.length} rows]`,
-      scan: async () => engineRows,
-      schema: resolved,
-      isStreaming: false,
-    });
+    return new DataFrame(
+      this,
+      inMemoryRelation(
+        `LocalRelation[${engineRows.length} rows]`,
+        resolved,
+        async () => engineRows,
+      ),
+    );
   }
 
   /** A new MemoryStream with `schema`, to feed a stream from the program (tests, examples). */
@@ -156,14 +156,9 @@ export class SluiceSession {
     if (view) return view.plan;
     const sink = this.tables.get(name);
     if (!sink) return undefined;
-    return {
-      kind: 'relation',
-      id: newPlanId(),
-      description: `MemoryTable[${name}]`,
-      scan: async () => [...sink.engineRows()],
-      schema: sink.schema,
-      isStreaming: false,
-    };
+    return inMemoryRelation(`MemoryTable[${name}]`, sink.schema, async () => [
+      ...sink.engineRows(),
+    ]);
   }
 
   private tableNames(): string[] {

@@ -34,7 +34,13 @@ import {
 } from './sliding-window-rows.js';
 import { planScope } from './plan-scope.js';
 import { sessionWindowField, sessionWindowKey } from './session-window-key.js';
-import { type JoinType, type LogicalPlan, newPlanId, type SortOrder } from './logical-plan.js';
+import {
+  type JoinType,
+  type LogicalPlan,
+  newPlanId,
+  type RelationScan,
+  type SortOrder,
+} from './logical-plan.js';
 
 /** A `select`: expands stars, checks every expression, allows one explode. */
 export function project(input: LogicalPlan, exprs: readonly Expression[]): LogicalPlan {
@@ -162,6 +168,15 @@ export function window(input: LogicalPlan, windowExprs: readonly WindowExpressio
     schema: struct([...input.schema.fields, ...fields]),
     isStreaming: input.isStreaming,
   };
+}
+
+/** A bounded table of rows the program holds in memory (no file location), read by `scan`. */
+export function inMemoryRelation(
+  description: string,
+  schema: StructType,
+  scan: RelationScan,
+): LogicalPlan {
+  return { kind: 'relation', id: newPlanId(), description, scan, schema, isStreaming: false };
 }
 
 /** A `filter`: the condition must be boolean. */

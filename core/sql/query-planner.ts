@@ -16,7 +16,7 @@
 import type { TableLookup } from '../api/sql-front-end.js';
 import { AnalysisError } from '../errors.js';
 import type { Expression } from '../expr/expression.js';
-import { type LogicalPlan, newPlanId } from '../plan/logical-plan.js';
+import type { LogicalPlan } from '../plan/logical-plan.js';
 import * as build from '../plan/plan-builder.js';
 import { distinctRows, setOperation } from '../plan/set-operation.js';
 import { planOutline } from '../testing/plan-outline.js';
@@ -126,24 +126,12 @@ function sortOutput(plan: LogicalPlan, orderBy: readonly SqlOrderItem[]): Logica
 
 /** The input of a SELECT without FROM: one row of no columns (`SELECT 1 + 1`). */
 function oneRow(): LogicalPlan {
-  return {
-    kind: 'relation',
-    id: newPlanId(),
-    description: 'OneRowRelation',
-    scan: async () => [[]],
-    schema: struct([]),
-    isStreaming: false,
-  };
+  return build.inMemoryRelation('OneRowRelation', struct([]), async () => [[]]);
 }
 
 function explainPlan(plan: LogicalPlan): LogicalPlan {
   const text = planOutline(plan);
-  return {
-    kind: 'relation',
-    id: newPlanId(),
-    description: 'Explain',
-    scan: async () => [[text]],
-    schema: struct([field('plan', StringType, false)]),
-    isStreaming: false,
-  };
+  return build.inMemoryRelation('Explain', struct([field('plan', StringType, false)]), async () => [
+    [text],
+  ]);
 }
