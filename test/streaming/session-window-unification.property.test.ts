@@ -21,39 +21,27 @@ import {
   sum,
   when,
 } from '../../core/index.js';
-import { at } from '../support/events.js';
-import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
+import {
+  canonical,
+  finalResult,
+  microBatches,
+  streamOutputs,
+  disorderedEventStreams,
+} from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
 const MAX_DISORDER = 7 * MINUTE;
 
-const streams = fc
-  .array(
-    fc.record({
-      step: fc.integer({ min: 0, max: 6 * MINUTE }),
-      back: fc.integer({ min: 0, max: MAX_DISORDER }),
-      user: fc.constantFrom('a', 'b', 'c', 'd'),
-      amount: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 8 }),
-    }),
-    { minLength: 1, maxLength: 60 },
-  )
-  .chain((specs) =>
-    fc.record({
-      events: fc.constant(toEvents(specs)),
-      cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 6 }),
-    }),
-  );
-
-function toEvents(
-  specs: { step: number; back: number; user: string; amount: number | null }[],
-): RowObject[] {
-  let clock = at('10:00:00');
-  return specs.map((s) => {
-    clock += s.step;
-    return { ts: clock - s.back, user: s.user, amount: s.amount };
-  });
-}
+const streams = disorderedEventStreams({
+  key: 'user',
+  keys: fc.constantFrom('a', 'b', 'c', 'd'),
+  amounts: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 8 }),
+  maxStep: 6 * MINUTE,
+  maxDisorder: MAX_DISORDER,
+  maxLength: 60,
+  maxCuts: 6,
+});
 
 type Query = (df: DataFrame) => DataFrame;
 

@@ -20,8 +20,12 @@ import {
   window,
   window_time,
 } from '../../core/index.js';
-import { at } from '../support/events.js';
-import { canonical, microBatches, streamOutputs } from '../support/unification-law.js';
+import {
+  canonical,
+  microBatches,
+  streamOutputs,
+  disorderedEventStreams,
+} from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const TICK = 30_000_000;
@@ -30,32 +34,16 @@ const MAX_DISORDER_TICKS = 14;
 const DELAY = '10 minutes';
 
 /** Events in roughly increasing time with bounded disorder, plus the cut points of the micro-batches. */
-const streams = fc
-  .array(
-    fc.record({
-      step: fc.integer({ min: 0, max: 4 }),
-      back: fc.integer({ min: 0, max: MAX_DISORDER_TICKS }),
-      category: fc.constantFrom('a', 'b', 'c'),
-      amount: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 8 }),
-    }),
-    { minLength: 1, maxLength: 60 },
-  )
-  .chain((specs) =>
-    fc.record({
-      events: fc.constant(toEvents(specs)),
-      cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 6 }),
-    }),
-  );
-
-function toEvents(
-  specs: { step: number; back: number; category: string; amount: number | null }[],
-): RowObject[] {
-  let clock = at('10:00:00');
-  return specs.map((s) => {
-    clock += s.step * TICK;
-    return { ts: clock - s.back * TICK, category: s.category, amount: s.amount };
-  });
-}
+const streams = disorderedEventStreams({
+  key: 'category',
+  keys: fc.constantFrom('a', 'b', 'c'),
+  amounts: fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 8 }),
+  maxStep: 4,
+  maxDisorder: MAX_DISORDER_TICKS,
+  tick: TICK,
+  maxLength: 60,
+  maxCuts: 6,
+});
 
 type Query = (df: DataFrame) => DataFrame;
 

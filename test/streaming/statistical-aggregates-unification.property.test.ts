@@ -20,41 +20,28 @@ import {
   var_pop,
   window,
 } from '../../core/index.js';
-import { at } from '../support/events.js';
 import { comparableRows } from '../support/comparable-rows.js';
-import { finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
+import {
+  finalResult,
+  microBatches,
+  streamOutputs,
+  disorderedEventStreams,
+} from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
 /** Events arrive at most this far behind the latest one, so none is late for a 10-minute watermark. */
 const MAX_DISORDER = 4 * MINUTE;
 
-const streams = fc
-  .array(
-    fc.record({
-      step: fc.integer({ min: 0, max: 6 * MINUTE }),
-      back: fc.integer({ min: 0, max: MAX_DISORDER }),
-      user: fc.constantFrom('a', 'b', 'c'),
-      amount: fc.option(fc.integer({ min: -20, max: 20 }), { nil: null, freq: 6 }),
-    }),
-    { minLength: 1, maxLength: 40 },
-  )
-  .chain((specs) =>
-    fc.record({
-      events: fc.constant(toEvents(specs)),
-      cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 5 }),
-    }),
-  );
-
-function toEvents(
-  specs: { step: number; back: number; user: string; amount: number | null }[],
-): RowObject[] {
-  let clock = at('10:00:00');
-  return specs.map((s) => {
-    clock += s.step;
-    return { ts: clock - s.back, user: s.user, amount: s.amount };
-  });
-}
+const streams = disorderedEventStreams({
+  key: 'user',
+  keys: fc.constantFrom('a', 'b', 'c'),
+  amounts: fc.option(fc.integer({ min: -20, max: 20 }), { nil: null, freq: 6 }),
+  maxStep: 6 * MINUTE,
+  maxDisorder: MAX_DISORDER,
+  maxLength: 40,
+  maxCuts: 5,
+});
 
 const statistics = () => [
   collect_set('amount').alias('amounts'),

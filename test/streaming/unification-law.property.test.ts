@@ -18,8 +18,13 @@ import {
   sum,
   window,
 } from '../../core/index.js';
-import { at } from '../support/events.js';
-import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
+import {
+  canonical,
+  finalResult,
+  microBatches,
+  streamOutputs,
+  disorderedEventStreams,
+} from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -30,35 +35,15 @@ const categories = fc.constantFrom('a', 'b', 'c', 'd');
 const amounts = fc.option(fc.integer({ min: -50, max: 50 }), { nil: null, freq: 8 });
 
 /** Events in roughly increasing time with bounded disorder, plus the cut points of the micro-batches. */
-const streams = fc
-  .array(
-    fc.record({
-      step: fc.integer({ min: 0, max: 4 * MINUTE }),
-      back: fc.integer({ min: 0, max: MAX_DISORDER }),
-      category: categories,
-      amount: amounts,
-    }),
-    {
-      minLength: 1,
-      maxLength: 60,
-    },
-  )
-  .chain((specs) =>
-    fc.record({
-      events: fc.constant(toEvents(specs)),
-      cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 6 }),
-    }),
-  );
-
-function toEvents(
-  specs: { step: number; back: number; category: string; amount: number | null }[],
-): RowObject[] {
-  let clock = at('10:00:00');
-  return specs.map((s) => {
-    clock += s.step;
-    return { ts: clock - s.back, category: s.category, amount: s.amount };
-  });
-}
+const streams = disorderedEventStreams({
+  key: 'category',
+  keys: categories,
+  amounts,
+  maxStep: 4 * MINUTE,
+  maxDisorder: MAX_DISORDER,
+  maxLength: 60,
+  maxCuts: 6,
+});
 
 type Query = (df: DataFrame) => DataFrame;
 

@@ -3,8 +3,60 @@
  * over them with its output collected batch by batch, and rows in one canonical order, so a
  * stream's result and a batch query's compare as multisets.
  */
+import fc from 'fast-check';
 import type { DataFrame, OutputMode, RowObject, SluiceSession } from '../../core/index.js';
+import { at } from './events.js';
 import { tempDir } from './temp-dir.js';
+
+/** The shape of random input for a property: events with a key and an amount, out of order. */
+export interface DisorderedEvents {
+  /** The key column's name, and its values. */
+  readonly key: string;
+  readonly keys: fc.Arbitrary<string>;
+  readonly amounts: fc.Arbitrary<number | null>;
+  /** The most the clock moves from one event to the next, in ticks. */
+  readonly maxStep: number;
+  /** The most an event's time lies before the clock, in ticks. */
+  readonly maxDisorder: number;
+  /** Microseconds per tick. @default 1 */
+  readonly tick?: number;
+  readonly maxLength: number;
+  /** The most cuts into micro-batches. */
+  readonly maxCuts: number;
+}
+
+/**
+ * Events `{ ts, <key>, amount }` from 10:00 on, each up to `maxDisorder` before a clock that moves
+ * by up to `maxStep`, with the cuts that split them into micro-batches.
+ */
+export function disorderedEventStreams(
+  shape: DisorderedEvents,
+): fc.Arbitrary<{ events: RowObject[]; cuts: number[] }> {
+  const tick = shape.tick ?? 1;
+  return fc
+    .array(
+      fc.record({
+        step: fc.integer({ min: 0, max: shape.maxStep }),
+        back: fc.integer({ min: 0, max: shape.maxDisorder }),
+        key: shape.keys,
+        amount: shape.amounts,
+      }),
+      { minLength: 1, maxLength: shape.maxLength },
+    )
+    .chain((specs) => {
+      let clock = at('10:00:00');
+      const events = specs.map((s) => {
+        clock += s.step * tick;
+        return { ts: clock - s.back * tick, [shape.key]: s.key, amount: s.amount };
+      });
+      return fc.record({
+        events: fc.constant(events),
+        cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), {
+          maxLength: shape.maxCuts,
+        }),
+      });
+    });
+}
 
 /** `rows` cut before each index in `cuts` (any order), without empty batches. */
 export function microBatches<T>(rows: readonly T[], cuts: readonly number[]): T[][] {
