@@ -34,7 +34,7 @@ export function clickBatches(batches = 5, perBatch = 40): RowObject[][] {
     for (let i = 0; i < perBatch; i++, n++) {
       const disorderMicros = ((n * 7919) % 180) * 1_000_000;
       chunk.push({
-        ts: at('10:00:00') + n * 20_000_000 - disorderMicros,
+        ts: at('10:00:00', n * 20_000_000 - disorderMicros),
         category: CATEGORIES[(n * 31) % CATEGORIES.length],
         user: `u${n % 17}`,
       });

@@ -28,6 +28,7 @@ import {
   streamOutputs,
   disorderedEventStreams,
 } from '../support/unification-law.js';
+import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -86,8 +87,14 @@ describe('the unification law for session windows', () => {
     it(`append mode, ${gap} gap: once the watermark passes every session, the stream emitted exactly the batch sessions`, async () => {
       await fc.assert(
         fc.asyncProperty(streams, async ({ events, cuts }) => {
-          const last = Math.max(...events.map((e) => e.ts as number));
-          const flush: RowObject = { ts: last + 60 * MINUTE, user: 'flush', amount: null };
+          const flush: RowObject = {
+            ts: afterLatest(
+              events.map((e) => e.ts),
+              60 * MINUTE,
+            ),
+            user: 'flush',
+            amount: null,
+          };
           const streamed = await streamResult(query, 'append', [
             ...microBatches(events, cuts),
             [flush],

@@ -26,6 +26,7 @@ import {
   streamOutputs,
   disorderedEventStreams,
 } from '../support/unification-law.js';
+import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const TICK = 30_000_000;
@@ -69,8 +70,14 @@ async function batchResult(query: Query, events: RowObject[]): Promise<string[]>
 
 /** Every row the stream emitted in append mode, over `parts` then an event hours ahead. */
 async function streamResult(query: Query, events: RowObject[], cuts: number[]) {
-  const last = Math.max(...events.map((e) => e.ts as number));
-  const flush: RowObject = { ts: last + 240 * TICK, category: 'flush', amount: null };
+  const flush: RowObject = {
+    ts: afterLatest(
+      events.map((e) => e.ts),
+      240 * TICK,
+    ),
+    category: 'flush',
+    amount: null,
+  };
   const stream = { session: new SluiceSession(), schema: SCHEMA, query };
   const outputs = await streamOutputs(stream, 'append', [...microBatches(events, cuts), [flush]]);
   return canonical(outputs.flat().filter((r) => r.category !== 'flush'));

@@ -27,6 +27,7 @@ import {
   streamOutputs,
   disorderedEventStreams,
 } from '../support/unification-law.js';
+import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -79,8 +80,19 @@ async function streamResult(
 }
 
 function withFlush(events: RowObject[], cuts: number[]): RowObject[][] {
-  const last = Math.max(...events.map((e) => e.ts as number));
-  return [...microBatches(events, cuts), [{ ts: last + 60 * MINUTE, user: 'flush', amount: null }]];
+  return [
+    ...microBatches(events, cuts),
+    [
+      {
+        ts: afterLatest(
+          events.map((e) => e.ts),
+          60 * MINUTE,
+        ),
+        user: 'flush',
+        amount: null,
+      },
+    ],
+  ];
 }
 
 describe('the unification law for collect_set, approx_count_distinct, percentile_approx and stddev/variance', () => {

@@ -44,10 +44,10 @@ export function disorderedEventStreams(
       { minLength: 1, maxLength: shape.maxLength },
     )
     .chain((specs) => {
-      let clock = at('10:00:00');
+      let clock = 0;
       const events = specs.map((s) => {
         clock += s.step * tick;
-        return { ts: clock - s.back * tick, [shape.key]: s.key, amount: s.amount };
+        return { ts: at('10:00:00', clock - s.back * tick), [shape.key]: s.key, amount: s.amount };
       });
       return fc.record({
         events: fc.constant(events),
