@@ -58,7 +58,9 @@ async function batchResult(events: RowObject[]): Promise<string[]> {
 }
 
 function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => `${(r.window as { start: number }).start}|${r.category}=${r.n}`).sort();
+  return rows
+    .map((r) => `${(r.window as { start: Date }).start.toISOString()}|${r.category}=${r.n}`)
+    .sort();
 }
 
 /** A fresh invocation: new clients, new execution, cold state cache. */
