@@ -7,8 +7,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type DataFrame, type RowObject, SluiceSession } from '../../core/index.js';
 import '../../core/sql/index.js';
-import { afterLatest, at } from '../support/events.js';
-import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
+import { at } from '../support/events.js';
+import {
+  canonical,
+  finalResult,
+  microBatches,
+  streamOutputs,
+  flushEvent,
+} from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -85,14 +91,7 @@ describe('the unification law for SQL over a streaming view', () => {
   it('append mode: once the watermark passes every window, the stream emitted exactly the batch result', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const flush: RowObject = {
-          ts: afterLatest(
-            events.map((e) => e.ts),
-            60 * MINUTE,
-          ),
-          category: 'flush',
-          amount: null,
-        };
+        const flush: RowObject = flushEvent(events, 60 * MINUTE, { category: 'flush' });
         const streamed = await streamResult(WINDOWED, 'append', [
           ...microBatches(events, cuts),
           [flush],

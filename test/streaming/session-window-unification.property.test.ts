@@ -27,8 +27,8 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
-import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -87,14 +87,7 @@ describe('the unification law for session windows', () => {
     it(`append mode, ${gap} gap: once the watermark passes every session, the stream emitted exactly the batch sessions`, async () => {
       await fc.assert(
         fc.asyncProperty(streams, async ({ events, cuts }) => {
-          const flush: RowObject = {
-            ts: afterLatest(
-              events.map((e) => e.ts),
-              60 * MINUTE,
-            ),
-            user: 'flush',
-            amount: null,
-          };
+          const flush: RowObject = flushEvent(events, 60 * MINUTE, { user: 'flush' });
           const streamed = await streamResult(query, 'append', [
             ...microBatches(events, cuts),
             [flush],

@@ -25,8 +25,8 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
-import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const TICK = 30_000_000;
@@ -70,14 +70,7 @@ async function batchResult(query: Query, events: RowObject[]): Promise<string[]>
 
 /** Every row the stream emitted in append mode, over `parts` then an event hours ahead. */
 async function streamResult(query: Query, events: RowObject[], cuts: number[]) {
-  const flush: RowObject = {
-    ts: afterLatest(
-      events.map((e) => e.ts),
-      240 * TICK,
-    ),
-    category: 'flush',
-    amount: null,
-  };
+  const flush: RowObject = flushEvent(events, 240 * TICK, { category: 'flush' });
   const stream = { session: new SluiceSession(), schema: SCHEMA, query };
   const outputs = await streamOutputs(stream, 'append', [...microBatches(events, cuts), [flush]]);
   return canonical(outputs.flat().filter((r) => r.category !== 'flush'));

@@ -26,8 +26,8 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
-import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -80,19 +80,7 @@ async function streamResult(
 }
 
 function withFlush(events: RowObject[], cuts: number[]): RowObject[][] {
-  return [
-    ...microBatches(events, cuts),
-    [
-      {
-        ts: afterLatest(
-          events.map((e) => e.ts),
-          60 * MINUTE,
-        ),
-        user: 'flush',
-        amount: null,
-      },
-    ],
-  ];
+  return [...microBatches(events, cuts), [flushEvent(events, 60 * MINUTE, { user: 'flush' })]];
 }
 
 describe('the unification law for collect_set, approx_count_distinct, percentile_approx and stddev/variance', () => {

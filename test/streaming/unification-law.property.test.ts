@@ -24,8 +24,8 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
-import { afterLatest } from '../support/events.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -112,14 +112,7 @@ describe('the unification law', () => {
   it('append mode: once the watermark passes every window, the stream emitted exactly the batch result', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const flush: RowObject = {
-          ts: afterLatest(
-            events.map((e) => e.ts),
-            60 * MINUTE,
-          ),
-          category: 'flush',
-          amount: null,
-        };
+        const flush: RowObject = flushEvent(events, 60 * MINUTE, { category: 'flush' });
         const streamed = await streamResult(windowed, 'append', [
           ...microBatches(events, cuts),
           [flush],
