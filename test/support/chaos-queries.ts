@@ -69,7 +69,7 @@ export async function expectedOutput(
 ): Promise<RowObject[]> {
   const session = new SluiceSession();
   const all = session.createDataFrame(
-    events.map((e) => ({ ...e, ts: Date.parse(e.ts as string) * 1000 })),
+    events.map((e) => ({ ...e, ts: new Date(e.ts as string) })),
     CHAOS_EVENT_SCHEMA,
   );
   if (kind === 'stateless') return chaosQuery(kind, kafka, all).collect();
