@@ -124,10 +124,10 @@ function countWithLoop(lines: readonly string[], batchSize: number): RunResult {
   return { counts, late };
 }
 
-/** Adds one output row of the canonical query (timestamps in microseconds) to `counts`. */
+/** Adds one output row of the canonical query (its window start a Date, keyed by its ms) to `counts`. */
 function addOutputRow(counts: Counts, row: RowObject): void {
-  const { start } = row.window as { start: number };
-  counts.set(`${start / 1000} ${row.category as string}`, row.count as number);
+  const { start } = row.window as { start: Date };
+  counts.set(`${start.getTime()} ${row.category as string}`, row.count as number);
 }
 
 /** The events as the stream's input rows: strings, or their UTF-8 bytes. */

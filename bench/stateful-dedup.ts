@@ -13,7 +13,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type RowObject, SluiceSession } from '../core/index.js';
-import { batchesOf, type PartFigures, random, timeContenders } from './stateful-harness.js';
+import {
+  batchesOf,
+  type PartFigures,
+  random,
+  timeContenders,
+  withTimestamps,
+} from './stateful-harness.js';
 
 const EVENT_COUNT = 1_000_000;
 const BATCH_SIZE = 100_000;
@@ -84,8 +90,9 @@ function runLoop(batches: RowObject[][]): number {
 /** Runs the deduplication part: the engine and the loop on the same events, timed by the harness. */
 export async function benchDedup(): Promise<PartFigures> {
   const batches = batchesOf(generateEvents(), BATCH_SIZE);
+  const engineBatches = withTimestamps(batches, 'ts');
   const { outcome, ...figures } = await timeContenders('dedup', EVENT_COUNT, {
-    engine: () => runEngine(batches),
+    engine: () => runEngine(engineBatches),
     loop: () => runLoop(batches),
   });
   return { name: 'dedup', ...figures, outcome: `${outcome.toLocaleString('en')} rows` };

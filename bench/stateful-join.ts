@@ -23,7 +23,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { col, interval, type RowObject, SluiceSession } from '../core/index.js';
+import { col, interval, type RowObject, SluiceSession, Timestamp } from '../core/index.js';
 import { batchesOf, type PartFigures, random, timeContenders } from './stateful-harness.js';
 
 const IMPRESSIONS = 500_000;
@@ -73,8 +73,10 @@ function engineBatches(batches: readonly Event[][]): EngineBatch[] {
   return batches.map((batch) => ({
     impressions: batch
       .filter((e) => !e.click)
-      .map((e) => ({ impressionAdId: e.adId, impressionTime: e.time })),
-    clicks: batch.filter((e) => e.click).map((e) => ({ clickAdId: e.adId, clickTime: e.time })),
+      .map((e) => ({ impressionAdId: e.adId, impressionTime: Timestamp.fromEpochMicros(e.time) })),
+    clicks: batch
+      .filter((e) => e.click)
+      .map((e) => ({ clickAdId: e.adId, clickTime: Timestamp.fromEpochMicros(e.time) })),
   }));
 }
 

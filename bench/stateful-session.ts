@@ -12,7 +12,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { col, count, type RowObject, session_window, SluiceSession } from '../core/index.js';
-import { batchesOf, type PartFigures, random, timeContenders } from './stateful-harness.js';
+import {
+  batchesOf,
+  type PartFigures,
+  random,
+  timeContenders,
+  withTimestamps,
+} from './stateful-harness.js';
 
 const EVENT_COUNT = 1_000_000;
 const BATCH_SIZE = 100_000;
@@ -45,7 +51,8 @@ interface Outcome {
   readonly events: number;
 }
 
-async function engine(batches: readonly Event[][], flush: Event): Promise<Outcome> {
+/** The engine over `batches`, the flush event last. */
+async function engine(batches: readonly RowObject[][]): Promise<Outcome> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'sluice-session-bench-'));
   const session = new SluiceSession();
   const input = session.memoryStream('ts TIMESTAMP, user STRING');
@@ -63,8 +70,8 @@ async function engine(batches: readonly Event[][], flush: Event): Promise<Outcom
     })
     .option('checkpointLocation', dir)
     .start();
-  for (const batch of [...batches, [flush]]) {
-    input.addData(batch as unknown as RowObject[]);
+  for (const batch of batches) {
+    input.addData(batch);
     await query.processAllAvailable();
   }
   await query.stop();
@@ -134,8 +141,9 @@ function loop(batches: readonly Event[][], flush: Event): Outcome {
 export async function benchSession(): Promise<PartFigures> {
   const batches = batchesOf(generateEvents(), BATCH_SIZE);
   const flush: Event = { ts: Date.parse('2099-01-01T00:00:00Z') * 1000, user: 'flush' };
+  const engineBatches = withTimestamps([...batches, [flush]] as unknown as RowObject[][], 'ts');
   const { outcome, ...figures } = await timeContenders('session', EVENT_COUNT, {
-    engine: () => engine(batches, flush),
+    engine: () => engine(engineBatches),
     loop: () => loop(batches, flush),
   });
   const { sessions, events } = outcome;

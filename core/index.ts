@@ -119,6 +119,7 @@ export {
 } from './types/data-types.js';
 export { parseSchema, parseTypeName } from './types/type-names.js';
 export type { Row, RowObject } from './types/row.js';
+export { Timestamp } from './types/timestamp.js';
 export {
   AnalysisError,
   CheckpointError,

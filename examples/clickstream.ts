@@ -33,10 +33,10 @@ async function writeWindows(batch: DataFrame, batchId: number): Promise<void> {
     return;
   }
   const windows = rows.map((r) => {
-    const w = r.window as { start: number; end: number };
+    const w = r.window as { start: Date; end: Date };
     return {
-      window_start: iso(w.start),
-      window_end: iso(w.end),
+      window_start: w.start.toISOString(),
+      window_end: w.end.toISOString(),
       category: r.category,
       count: r.count,
     };
@@ -104,14 +104,14 @@ async function verify(): Promise<void> {
     .schema('window_start TIMESTAMP, window_end TIMESTAMP, category STRING, count LONG')
     .json(OUTPUT)
     .collect();
-  const key = (start: number, category: unknown) => `${start}|${category}`;
-  const streamedKeys = new Set(streamed.map((r) => key(r.window_start as number, r.category)));
+  const key = (start: Date, category: unknown) => `${start.toISOString()}|${category}`;
+  const streamedKeys = new Set(streamed.map((r) => key(r.window_start as Date, r.category)));
   // The batch query over all input, restricted to the windows the final watermark has closed.
-  const closedUntil = Math.max(...streamed.map((r) => r.window_end as number));
+  const closedUntil = Math.max(...streamed.map((r) => (r.window_end as Date).getTime()));
   const batch = (await clickCounts(session.read.text(INPUT)).collect())
     .map((r) => ({
-      start: (r.window as { start: number }).start,
-      end: (r.window as { end: number }).end,
+      start: (r.window as { start: Date }).start,
+      end: (r.window as { end: Date }).end.getTime(),
       category: r.category,
       count: r.count,
     }))
@@ -135,10 +135,6 @@ async function verify(): Promise<void> {
     exact ? '  => no window written twice, no event counted twice or lost' : '  => MISMATCH',
   );
   if (!exact) process.exitCode = 1;
-}
-
-function iso(micros: number): string {
-  return new Date(micros / 1000).toISOString();
 }
 
 await main();

@@ -57,14 +57,14 @@ export function clickRounds(rounds: number, clicksPerRound: number, seed: number
 /** The example: six rounds of clicks joined with the pages table, the third invocation dying. */
 export function enrichmentExample(clicksPerRound = 300): ExampleSpec {
   const clicks = clickRounds(6, clicksPerRound, 17);
-  const heartbeatWindowStart = Date.parse(JSON.parse(clicks[6][0]).ts) * 1000;
+  const heartbeatWindowStart = new Date(JSON.parse(clicks[6][0]).ts);
   return {
     title: 'enrichment: clicks joined with a table of pages, counted per section',
     inputs: [{ name: 'clicks', rounds: clicks }],
     outputMode: 'append',
     query: (inputs, session) =>
       sectionCounts(inputs.clicks, session.createDataFrame(pageRows(), PAGE_SCHEMA)),
-    expected: (row) => (row.window as { end: number }).end <= heartbeatWindowStart,
+    expected: (row) => (row.window as { end: Date }).end <= heartbeatWindowStart,
     crashInRound: 2,
   };
 }

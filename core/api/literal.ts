@@ -12,6 +12,7 @@ import {
   StringType,
   TimestampType,
 } from '../types/data-types.js';
+import { dateEpochMicros } from '../types/timestamp.js';
 
 /** A literal expression for a JS value: int for 32-bit integers, long for larger ones, double otherwise. */
 export function toLiteral(value: string | number | boolean | null | Date | Uint8Array): Literal {
@@ -20,7 +21,7 @@ export function toLiteral(value: string | number | boolean | null | Date | Uint8
   if (typeof value === 'string') return { kind: 'literal', value, dataType: StringType };
   if (typeof value === 'boolean') return { kind: 'literal', value, dataType: BooleanType };
   if (value instanceof Date) {
-    return { kind: 'literal', value: value.getTime() * 1000, dataType: TimestampType };
+    return { kind: 'literal', value: dateEpochMicros(value), dataType: TimestampType };
   }
   if (value instanceof Uint8Array) return { kind: 'literal', value, dataType: BinaryType };
   if (Number.isInteger(value)) {

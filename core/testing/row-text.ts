@@ -2,30 +2,30 @@
  * One canonical text per row value, so that rows can be compared as multisets and printed in a
  * failure message: object keys sorted (a row written by hand need not follow the schema's column
  * order), maps as sorted entries, binary as hex, NaN and the infinities spelled out, and, when the
- * value's type is known, timestamps and dates as Spark shows them rather than as µs or days. A JS
- * `Date` in a timestamp or date column reads as the same instant (or its UTC day), so expected rows
- * may be written with Dates, as input rows may.
+ * value's type is known, timestamps and dates as Spark shows them. A JS `Date` in a timestamp column
+ * reads as its instant (to the microsecond for a Timestamp), in a date column as its UTC day, so
+ * expected rows are written with Dates, as input rows are; a number there is shown as the number it
+ * is, so it never matches a timestamp or a date.
  */
 import type { DataType } from '../types/data-types.js';
 import { MICROS } from '../types/time-units.js';
 import { formatDate, formatTimestamp } from '../types/timestamp-text.js';
+import { dateEpochMicros } from '../types/timestamp.js';
 
 const MS_PER_DAY = MICROS.day / MICROS.millisecond;
 
 /** The canonical text of a row (or of any value in one), read as of `type` when given. */
 export function rowText(value: unknown, type?: DataType): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number' && type?.kind === 'timestamp') return formatTimestamp(value);
-  if (typeof value === 'number' && type?.kind === 'date') return formatDate(value);
   if (value instanceof Date && type?.kind === 'timestamp')
-    return formatTimestamp(value.getTime() * MICROS.millisecond);
+    return formatTimestamp(dateEpochMicros(value));
   if (value instanceof Date && type?.kind === 'date')
     return formatDate(Math.floor(value.getTime() / MS_PER_DAY));
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);
   if (value instanceof Uint8Array) return `0x${Buffer.from(value).toString('hex')}`;
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return formatTimestamp(dateEpochMicros(value));
   if (Array.isArray(value)) {
     const element = type?.kind === 'array' ? type.elementType : undefined;
     return `[${value.map((v) => rowText(v, element)).join(', ')}]`;

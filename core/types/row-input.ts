@@ -1,17 +1,20 @@
 /**
- * Rows the program hands to the engine (`createDataFrame`, `MemoryStream.addData`), checked against
- * the schema and converted to engine form. Every value must already be of its column's type: the
- * engine never casts these, so a string in a timestamp column would otherwise become a NULL window
- * and `'abc' + 1` a string. The engine's forms are JS numbers for int, bigint and double (integral and
- * in range where the type demands), microseconds since the epoch for timestamps, days since the epoch
- * for dates, Uint8Array for binary, arrays for structs and Maps for maps. A JS `Date` is accepted for
- * timestamp and date columns and converted (a date column takes its UTC day).
+ * Rows the program hands to the engine (`createDataFrame`, `MemoryStream.addData`, processor
+ * outputs and state values, UDF results), checked against the schema and converted to engine form,
+ * through this file only. Every value must already be of its column's type: the engine never casts
+ * these, so a string in a timestamp column would otherwise become a NULL window and `'abc' + 1` a
+ * string. The engine's forms are JS numbers for int, bigint and double (integral and in range where
+ * the type demands), microseconds since the epoch for timestamps, days since the epoch for dates,
+ * Uint8Array for binary, arrays for structs and Maps for maps. Timestamp and date columns take a JS
+ * `Date` (a {@link Timestamp} gives its microseconds; a date column takes the Date's UTC day) and
+ * refuse numbers, which could be read as ms or µs or days: the error names the column.
  */
 import { InvalidOptionError } from '../errors.js';
 import type { DataType, StructType } from './data-types.js';
 import { typeName } from './data-types.js';
 import { isCalendarInterval } from './calendar-interval.js';
 import type { Row, RowObject } from './row.js';
+import { dateEpochMicros } from './timestamp.js';
 
 /** Converts one value found at `path` (`a`, `s.b`, `tags[2]`, `m['k']`) of the row being checked. */
 type ValueInput = (value: unknown, path: string) => unknown;
@@ -94,12 +97,13 @@ function nonNullInput(t: DataType): ValueInput {
       return typed('an interval ({ months, days, micros }, whole numbers)', isCalendarInterval);
     case 'timestamp':
       return datetimeInput(
-        'a timestamp (a Date or microseconds since the epoch)',
-        (ms) => ms * 1000,
+        'a timestamp (a Date: new Date(ms), or Timestamp.fromEpochMicros(µs) for microseconds)',
+        dateEpochMicros,
       );
     case 'date':
-      return datetimeInput('a date (a Date or days since the epoch)', (ms) =>
-        Math.floor(ms / MS_PER_DAY),
+      return datetimeInput(
+        'a date (a Date, whose UTC day is taken: new Date(Date.UTC(y, m, d)))',
+        (d) => Math.floor(d.getTime() / MS_PER_DAY),
       );
     case 'struct':
       return structInput(t);
@@ -122,12 +126,12 @@ function isInt(value: unknown): boolean {
   return Number.isInteger(value) && (value as number) >= INT_MIN && (value as number) <= INT_MAX;
 }
 
-/** A Date converts to the engine's unit (`fromMs` of its milliseconds); a number must be whole. */
-function datetimeInput(expected: string, fromMs: (ms: number) => number): ValueInput {
+/** A valid Date converts to the engine's unit; anything else, numbers included, is refused. */
+function datetimeInput(expected: string, fromDate: (date: Date) => number): ValueInput {
   return (value, path) => {
-    if (value instanceof Date && !Number.isNaN(value.getTime())) return fromMs(value.getTime());
-    if (!Number.isSafeInteger(value)) throw new ValueMismatch(path, expected, value);
-    return value;
+    if (!(value instanceof Date) || Number.isNaN(value.getTime()))
+      throw new ValueMismatch(path, expected, value);
+    return fromDate(value);
   };
 }
 

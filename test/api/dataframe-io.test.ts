@@ -6,7 +6,7 @@ import { AnalysisError, col, SluiceSession, sum } from '../../core/index.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const rows = [
-  { id: 1, name: 'ada', score: 1.5, ts: Date.UTC(2026, 0, 1, 10) * 1000 },
+  { id: 1, name: 'ada', score: 1.5, ts: new Date('2026-01-01T10:00:00Z') },
   { id: 2, name: null, score: null, ts: null },
 ];
 const SCHEMA = 'id INT, name STRING, score DOUBLE, ts TIMESTAMP';

@@ -35,9 +35,9 @@ const df = session.createDataFrame(
 );
 const empty = session.createDataFrame([], 'a INT, b STRING');
 
-/** Microseconds of 2026-01-01 at hh:mm UTC. */
-function at(hh: number, mm: number): number {
-  return Date.UTC(2026, 0, 1, hh, mm) * 1000;
+/** 2026-01-01 at hh:mm UTC. */
+function at(hh: number, mm: number): Date {
+  return new Date(Date.UTC(2026, 0, 1, hh, mm));
 }
 
 /** The lines `fn` prints with console.log. */
@@ -198,13 +198,13 @@ describe('union', () => {
 
   it('widens a date with a timestamp to the timestamp of its midnight, and NULL to the other type', async () => {
     const dates = session
-      .createDataFrame([{ t: 1 }], 't DATE')
+      .createDataFrame([{ t: new Date('1970-01-02') }], 't DATE')
       .select(lit(null).alias('v'), col('t'));
     const stamps = session.createDataFrame([{ t: at(12, 30), v: 'x' }], 'v STRING, t TIMESTAMP');
     const out = dates.union(stamps);
     expect(out.schema.fields.map((f) => typeName(f.dataType))).toEqual(['string', 'timestamp']);
     expect(await out.collect()).toEqual([
-      { v: null, t: Date.UTC(1970, 0, 2) * 1000 },
+      { v: null, t: new Date('1970-01-02T00:00:00Z') },
       { v: 'x', t: at(12, 30) },
     ]);
   });
@@ -317,7 +317,7 @@ describe('window() in groupBy', () => {
   );
   const w = (startH: number, startM: number, minutes: number) => ({
     start: at(startH, startM),
-    end: at(startH, startM) + minutes * 60_000_000,
+    end: at(startH, startM + minutes),
   });
 
   it('puts each event in one tumbling window; an event at exactly 10:10 opens [10:10, 10:20)', async () => {
@@ -414,7 +414,7 @@ describe('a sliding window() in a select', () => {
     ],
     't TIMESTAMP, k STRING',
   );
-  const w = (h: number, m: number) => ({ start: at(h, m), end: at(h, m) + 10 * 60_000_000 });
+  const w = (h: number, m: number) => ({ start: at(h, m), end: at(h, m + 10) });
 
   it('gives one row per window the time falls in, earliest first', async () => {
     const out = await events.select(col('k'), window('t', '10 minutes', '5 minutes')).collect();

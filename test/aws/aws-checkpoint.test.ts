@@ -38,7 +38,7 @@ function windowedCounts(session: SluiceSession, input: MemoryStream): DataFrame 
 function eventChunks(chunks: number): RowObject[][] {
   return Array.from({ length: chunks }, (_, c) =>
     Array.from({ length: 20 }, (_, i) => ({
-      ts: at('10:00:00') + (c * 20 + i) * 15_000_000 - (i % 4 === 0 ? 300_000_000 : 0),
+      ts: at('10:00:00', (c * 20 + i) * 15_000_000 - (i % 4 === 0 ? 300_000_000 : 0)),
       category: ['a', 'b', 'c'][(c + i) % 3],
       user: `u${i}`,
     })),
@@ -58,7 +58,9 @@ async function batchResult(events: RowObject[]): Promise<string[]> {
 }
 
 function canonical(rows: RowObject[]): string[] {
-  return rows.map((r) => `${(r.window as { start: number }).start}|${r.category}=${r.n}`).sort();
+  return rows
+    .map((r) => `${(r.window as { start: Date }).start.toISOString()}|${r.category}=${r.n}`)
+    .sort();
 }
 
 /** A fresh invocation: new clients, new execution, cold state cache. */

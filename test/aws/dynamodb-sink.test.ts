@@ -28,7 +28,7 @@ import type { StructType } from '../../core/types/data-types.js';
 import type { Row } from '../../core/types/row.js';
 import { parseSchema } from '../../core/types/type-names.js';
 import { dynamoClient } from '../support/aws-clients.js';
-import { at } from '../support/events.js';
+import { at, atMicros } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';
 import {
@@ -192,7 +192,7 @@ describe('DynamoDbSink writing windowed counts', () => {
     const df = windowCounts(new SluiceSession().readStream.memory(events));
     // the same clicks in both batches, none late: batch 1 raises every count batch 0 wrote
     const chunk = Array.from({ length: 12 }, (_, i) => ({
-      ts: at('10:01:00') + i * 20_000_000,
+      ts: at('10:01:00', i * 20_000_000),
       category: ['books', 'games', 'music'][i % 3],
       user: `u${i}`,
     }));
@@ -259,7 +259,7 @@ const ROW_SCHEMA = parseSchema(
   'id LONG, name STRING, ts TIMESTAMP, day DATE, ok BOOLEAN, score DOUBLE, raw BINARY, ' +
     'tags ARRAY<STRING>, attrs MAP<STRING,INT>, w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, note STRING',
 );
-const TS = at('10:00:00') + 123_456;
+const TS = atMicros('10:00:00') + 123_456;
 const ROW: Row = [
   7,
   'seven',
@@ -270,7 +270,7 @@ const ROW: Row = [
   new Uint8Array([1, 2, 255]),
   ['a', null],
   new Map([['x', 1]]),
-  [at('10:00:00'), at('10:10:00')],
+  [atMicros('10:00:00'), atMicros('10:10:00')],
   null,
 ];
 
@@ -323,7 +323,7 @@ describe('DynamoDbSink items', () => {
     const item = await getItem(table, { name: { S: 'seven' } });
     expect(item?.ts).toEqual({ N: String(TS) });
     expect(item?.w).toEqual({
-      M: { start: { N: String(at('10:00:00')) }, end: { N: String(at('10:10:00')) } },
+      M: { start: { N: String(atMicros('10:00:00')) }, end: { N: String(atMicros('10:10:00')) } },
     });
   });
 

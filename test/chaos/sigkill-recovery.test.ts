@@ -83,18 +83,20 @@ describe('a query process killed with SIGKILL during each protocol step', () => 
     const streamed = readdirSync(output)
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => JSON.parse(readFileSync(path.join(output, f), 'utf8')) as RowObject[]);
-    const key = (r: RowObject) => `${(r.window as { start: number }).start}|${r.category}`;
+    // The killed process wrote its rows as JSON, so its windows hold ISO text; the batch's, Dates.
+    const time = (t: unknown) => new Date(t as string | Date).getTime();
+    const key = (r: RowObject) => `${time((r.window as { start: unknown }).start)}|${r.category}`;
     const session = new SluiceSession();
     const batch = await session
       .createDataFrame(
-        events.map((e) => ({ ts: Date.parse(e.ts as string) * 1000, category: e.category })),
+        events.map((e) => ({ ts: new Date(e.ts as string), category: e.category })),
         'ts TIMESTAMP, category STRING',
       )
       .groupBy(window(col('ts'), '10 minutes'), col('category'))
       .agg(count().alias('n'))
       .collect();
-    const lastEnd = Math.max(...streamed.map((r) => (r.window as { end: number }).end));
-    const closed = batch.filter((r) => (r.window as { end: number }).end <= lastEnd);
+    const lastEnd = Math.max(...streamed.map((r) => time((r.window as { end: unknown }).end)));
+    const closed = batch.filter((r) => time((r.window as { end: unknown }).end) <= lastEnd);
     expect(new Set(streamed.map(key)).size).toBe(streamed.length);
     expect(streamed.map((r) => `${key(r)}=${r.n}`).sort()).toEqual(
       closed.map((r) => `${key(r)}=${r.n}`).sort(),

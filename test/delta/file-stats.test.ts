@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileStats, STATS_INDEXED_COLUMNS } from '../../core/delta/file-stats.js';
 import { parseSchema } from '../../core/types/type-names.js';
-import { at } from '../support/events.js';
+import { atMicros } from '../support/events.js';
 
 describe('per-file statistics', () => {
   it('count rows and per column NULLs, min and max, nested like the schema', () => {
@@ -9,8 +9,8 @@ describe('per-file statistics', () => {
       'n LONG, s STRING, d DOUBLE, day DATE, w STRUCT<start: TIMESTAMP, end: TIMESTAMP>, ok BOOLEAN, tags ARRAY<STRING>',
     );
     const rows = [
-      [3, 'b', 1.5, 20454, [at('10:00:00'), at('10:10:00')], true, ['x']],
-      [1, null, -2, 20455, [at('10:10:00') + 1, at('10:20:00')], null, null],
+      [3, 'b', 1.5, 20454, [atMicros('10:00:00'), atMicros('10:10:00')], true, ['x']],
+      [1, null, -2, 20455, [atMicros('10:10:00') + 1, atMicros('10:20:00')], null, null],
       [null, 'a', 0, null, null, false, []],
     ];
     expect(JSON.parse(fileStats(rows, schema))).toEqual({

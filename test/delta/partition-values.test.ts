@@ -6,7 +6,7 @@ import {
   partitionDirectory,
 } from '../../core/delta/partition-values.js';
 import { parseTypeName } from '../../core/types/type-names.js';
-import { at } from '../support/events.js';
+import { atMicros } from '../support/events.js';
 
 describe('partition values', () => {
   const cases: [string, unknown, string | null][] = [
@@ -16,8 +16,8 @@ describe('partition values', () => {
     ['DOUBLE', 2.5, '2.5'],
     ['BOOLEAN', false, 'false'],
     ['DATE', 20454, '2026-01-01'],
-    ['TIMESTAMP', at('10:20:30') + 123456, '2026-01-01T10:20:30.123456Z'],
-    ['TIMESTAMP', at('10:20:30'), '2026-01-01T10:20:30.000000Z'],
+    ['TIMESTAMP', atMicros('10:20:30') + 123456, '2026-01-01T10:20:30.123456Z'],
+    ['TIMESTAMP', atMicros('10:20:30'), '2026-01-01T10:20:30.000000Z'],
     ['BINARY', new Uint8Array([1, 2, 255]), '\u0001\u0002\u00ff'],
     ['STRING', null, null],
   ];
@@ -32,9 +32,9 @@ describe('partition values', () => {
   it('read the other forms the protocol allows: timestamps without T or Z, empty strings as NULL', () => {
     const ts = parseTypeName('TIMESTAMP');
     expect(parsePartitionValue('2026-01-01 10:20:30.5', ts, 'c', 't')).toBe(
-      at('10:20:30') + 500000,
+      atMicros('10:20:30') + 500000,
     );
-    expect(parsePartitionValue('2026-01-01 10:20:30', ts, 'c', 't')).toBe(at('10:20:30'));
+    expect(parsePartitionValue('2026-01-01 10:20:30', ts, 'c', 't')).toBe(atMicros('10:20:30'));
     expect(parsePartitionValue('', parseTypeName('INT'), 'c', 't')).toBeNull();
     expect(formatPartitionValue('', parseTypeName('STRING'))).toBeNull();
   });

@@ -18,6 +18,7 @@ import {
 } from '../../core/index.js';
 import { at, clickSchema } from '../support/events.js';
 import { tempDir } from '../support/temp-dir.js';
+import { dateEpochMicros } from '../../core/types/timestamp.js';
 
 /** Categories, including a NULL and names that need escaping in partition directories. */
 export const CATEGORIES = ['books', 'games', 'music & film', 'a=b/c%d:e', null];
@@ -34,7 +35,7 @@ export function clickBatches(batches = 5, perBatch = 40): RowObject[][] {
     for (let i = 0; i < perBatch; i++, n++) {
       const disorderMicros = ((n * 7919) % 180) * 1_000_000;
       chunk.push({
-        ts: at('10:00:00') + n * 20_000_000 - disorderMicros,
+        ts: at('10:00:00', n * 20_000_000 - disorderMicros),
         category: CATEGORIES[(n * 31) % CATEGORIES.length],
         user: `u${n % 17}`,
       });
@@ -59,8 +60,8 @@ export function windowCounts(clicks: DataFrame): DataFrame {
 export function canonical(rows: readonly RowObject[]): string[] {
   return rows
     .map((r) => {
-      const w = r.window as { start: number; end: number };
-      return JSON.stringify([w.start, w.end, r.category, r.n]);
+      const w = r.window as { start: Date; end: Date };
+      return JSON.stringify([dateEpochMicros(w.start), dateEpochMicros(w.end), r.category, r.n]);
     })
     .sort();
 }

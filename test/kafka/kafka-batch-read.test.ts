@@ -4,6 +4,7 @@ import {
   InvalidOptionError,
   SluiceSession,
   SourceError,
+  Timestamp,
   type DataFrameReader,
   type RowObject,
 } from '../../core/index.js';
@@ -35,7 +36,7 @@ describe('a bounded read of Kafka', () => {
       [0, 1, 2, 3].flatMap((p) => [0, 1, 2, 3, 4].map((o) => `${p}@${o}=p${p}-${o}`)),
     );
     expect(rows[0]).toMatchObject({ topic, partition: 0, offset: 0, timestampType: 0, key: null });
-    expect(typeof rows[0].timestamp).toBe('number');
+    expect(rows[0].timestamp).toBeInstanceOf(Timestamp);
   });
 
   it('reads exactly [startingOffsets, endingOffsets) of each partition', async () => {

@@ -20,6 +20,7 @@ import {
 } from '../../core/index.js';
 import { type FileFormat, parseDataFile } from '../../core/io/data-files.js';
 import { toRowObject } from '../../core/types/row.js';
+import { dateEpochMicros } from '../../core/types/timestamp.js';
 import { expect } from 'vitest';
 import { clickStream, FLUSH, windowCounts } from '../delta/window-counts.js';
 import { clickSchema } from '../support/events.js';
@@ -51,7 +52,8 @@ export const FLAT_SCHEMA: StructType = flatCounts(
 
 /** Rows of the query as sorted comparable strings. */
 export function canonical(rows: readonly RowObject[]): string[] {
-  return rows.map((r) => JSON.stringify([r.start, r.end, r.category, r.n])).sort();
+  const micros = (t: unknown) => dateEpochMicros(t as Date);
+  return rows.map((r) => JSON.stringify([micros(r.start), micros(r.end), r.category, r.n])).sort();
 }
 
 /** The batch query's result over `clicks`. */

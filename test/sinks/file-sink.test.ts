@@ -133,11 +133,11 @@ describe('a streaming query written with writeStream.format(format).start(path)'
       .writeStream.format('text')
       .option('checkpointLocation', tempDir())
       .start(dir);
-    events.addData([{ ts: 0, category: 'a', user: 'ann' }]);
+    events.addData([{ ts: new Date(0), category: 'a', user: 'ann' }]);
     await query.processAllAvailable();
     events.addData([
-      { ts: 1, category: 'b', user: 'bob' },
-      { ts: 2, category: 'c', user: 'cy' },
+      { ts: new Date(1), category: 'b', user: 'bob' },
+      { ts: new Date(2), category: 'c', user: 'cy' },
     ]);
     await query.processAllAvailable();
     await query.stop();
@@ -219,7 +219,7 @@ describe('two attempts of one batch writing at once', () => {
     expect(dataFilesOnDisk(dir)).toEqual(await listedFiles(dir));
     expect(dataFilesOnDisk(dir)).toHaveLength(1);
     expect(await readDirectory(dir, 'json')).toEqual(
-      canonical([{ start: 0, end: 600_000_000, category: 'books', n: 3 }]),
+      canonical([{ start: new Date(0), end: new Date(600_000), category: 'books', n: 3 }]),
     );
   });
 });
@@ -243,7 +243,12 @@ describe('compaction of the manifest log', () => {
 
   const rowsOf = (batchIds: number[]) =>
     canonical(
-      batchIds.map((b) => ({ start: b * SECOND, end: (b + 1) * SECOND, category: `c${b}`, n: b })),
+      batchIds.map((b) => ({
+        start: new Date(b * 1000),
+        end: new Date((b + 1) * 1000),
+        category: `c${b}`,
+        n: b,
+      })),
     );
 
   it('writes n.compact for every batch n with (n + 1) % interval == 0, listing every file so far', async () => {
@@ -382,7 +387,7 @@ describe('reading a file sink output whose log lists no files yet', () => {
         .writeStream.format(format)
         .option('checkpointLocation', tempDir())
         .start(dir);
-      stream.addData([{ user: 'ann', n: 1, at: 0 }]);
+      stream.addData([{ user: 'ann', n: 1, at: new Date(0) }]);
       await query.processAllAvailable();
       await query.stop();
       expect(manifestNames(dir)).toEqual(['0']);

@@ -5,7 +5,7 @@
  */
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RowObject, SluiceSession } from '../../core/index.js';
+import { type RowObject, SluiceSession, Timestamp } from '../../core/index.js';
 import '../../core/sql/index.js';
 
 const ORDERS = 'id INT, customer STRING, amount DOUBLE, qty INT, ts TIMESTAMP';
@@ -31,7 +31,7 @@ const orders: RowObject[] = Array.from({ length: 120 }, (_, id) => ({
   customer: pick(names),
   amount: next() < 0.1 ? null : Math.round(next() * 10_000) / 100,
   qty: next() < 0.15 ? null : Math.floor(next() * 6),
-  ts: START + Math.floor(next() * 3600) * 1_000_000,
+  ts: Timestamp.fromEpochMicros(START + Math.floor(next() * 3600) * 1_000_000),
 }));
 const customers: RowObject[] = [
   { name: 'ann', region: 'north' },
@@ -219,7 +219,7 @@ beforeAll(async () => {
 afterAll(() => duck.closeSync());
 
 function orderValues(o: RowObject): string {
-  const ts = `make_timestamp(${o.ts as number})`;
+  const ts = `make_timestamp(${(o.ts as Timestamp).epochMicros})`;
   return `(${o.id as number}, ${text(o.customer)}, ${o.amount ?? 'NULL'}, ${o.qty ?? 'NULL'}, ${ts})`;
 }
 
@@ -227,11 +227,19 @@ function text(v: unknown): string {
   return v === null ? 'NULL' : `'${String(v).replaceAll("'", "''")}'`;
 }
 
-/** A row as its values in column order, numbers compared to 9 significant digits (DuckDB's BIGINTs arrive as text). */
+/**
+ * A row as its values in column order, numbers compared to 9 significant digits (DuckDB's BIGINTs
+ * arrive as text), Sluice's timestamps as the µs since the epoch the DuckDB forms select.
+ */
 function values(row: Record<string, unknown>): string {
   return JSON.stringify(
     Object.values(row).map((v) => {
-      const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+      const n =
+        v instanceof Timestamp
+          ? Number(v.epochMicros)
+          : typeof v === 'string' && /^-?\d+$/.test(v)
+            ? Number(v)
+            : v;
       return typeof n === 'number' ? Number(n.toPrecision(9)) : n;
     }),
   );

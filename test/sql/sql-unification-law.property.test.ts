@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { type DataFrame, type RowObject, SluiceSession } from '../../core/index.js';
 import '../../core/sql/index.js';
 import { at } from '../support/events.js';
-import { canonical, finalResult, microBatches, streamOutputs } from '../support/unification-law.js';
+import {
+  canonical,
+  finalResult,
+  microBatches,
+  streamOutputs,
+  flushEvent,
+} from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
 const MINUTE = 60_000_000;
@@ -26,10 +32,10 @@ const streams = fc
     { minLength: 1, maxLength: 50 },
   )
   .chain((specs) => {
-    let clock = at('10:00:00');
+    let clock = 0;
     const events = specs.map((s) => {
       clock += s.step;
-      return { ts: clock - s.back, category: s.category, amount: s.amount };
+      return { ts: at('10:00:00', clock - s.back), category: s.category, amount: s.amount };
     });
     return fc.record({
       events: fc.constant(events as RowObject[]),
@@ -85,8 +91,7 @@ describe('the unification law for SQL over a streaming view', () => {
   it('append mode: once the watermark passes every window, the stream emitted exactly the batch result', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const last = Math.max(...events.map((e) => e.ts as number));
-        const flush: RowObject = { ts: last + 60 * MINUTE, category: 'flush', amount: null };
+        const flush: RowObject = flushEvent(events, 60 * MINUTE, { category: 'flush' });
         const streamed = await streamResult(WINDOWED, 'append', [
           ...microBatches(events, cuts),
           [flush],

@@ -14,7 +14,8 @@ import {
 } from '../../core/testing/index.js';
 import { droppedByWatermark, newAnswerChecker } from '../support/stream-checks.js';
 
-const sec = (n: number) => n * 1_000_000;
+/** The timestamp `n` seconds after the epoch. */
+const sec = (n: number) => new Date(n * 1000);
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => ({ eventTime: sec(from + i) }));
 

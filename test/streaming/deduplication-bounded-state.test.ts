@@ -44,7 +44,7 @@ async function stateRowsOver(query: (df: DataFrame) => DataFrame) {
   const totalSeconds = 10 * SPAN_SECONDS;
   for (let start = 0; start < totalSeconds; start += EVENTS_PER_BATCH) {
     const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
-      ts: at('10:00:00') + (start + i) * SECOND,
+      ts: at('10:00:00', (start + i) * SECOND),
       user: `u${start + i}`,
     }));
     input.addData(events);

@@ -106,9 +106,9 @@ const WINDOWED_OUTPUT =
   'window STRUCT<start: TIMESTAMP, end: TIMESTAMP>, category STRING, count BIGINT';
 const STATELESS_OUTPUT = 'category STRING, doubled INT';
 
-/** µs since the epoch of 2026-12-01 `hhmm` (UTC). */
-function micros(hhmm: string): number {
-  return Date.parse(`2026-12-01T${hhmm}:00Z`) * 1000;
+/** 2026-12-01 at `hhmm` (UTC). */
+function time(hhmm: string): Date {
+  return new Date(`2026-12-01T${hhmm}:00Z`);
 }
 
 describe('a golden checkpoint of the windowed count in append mode', () => {
@@ -135,11 +135,11 @@ describe('a golden checkpoint of the windowed count in append mode', () => {
       [9, 0, 'warm'],
     ]);
     const closed = (await batchResult(windowedCountAppend, dirs)).filter(
-      (r) => (r.window as { end: number }).end <= micros('11:20'),
+      (r) => (r.window as { end: Date }).end <= time('11:20'),
     );
     expect(sortedRows(await sinkOutput(dirs, WINDOWED_OUTPUT))).toEqual(sortedRows(closed));
     expect(closed).toContainEqual({
-      window: { start: micros('10:20'), end: micros('10:30') },
+      window: { start: time('10:20'), end: time('10:30') },
       category: 'a',
       count: 2,
     });
@@ -156,11 +156,11 @@ describe('a golden checkpoint of the windowed count killed in the middle of a ba
     expect(progress[0].sources[0].numInputRows).toBe(2);
     expect(progress.reduce((n, p) => n + p.numInputRows, 0)).toBe(3);
     const closed = (await batchResult(windowedCountCrashed, dirs)).filter(
-      (r) => (r.window as { end: number }).end <= micros('11:20'),
+      (r) => (r.window as { end: Date }).end <= time('11:20'),
     );
     expect(sortedRows(await sinkOutput(dirs, WINDOWED_OUTPUT))).toEqual(sortedRows(closed));
     expect(closed).toContainEqual({
-      window: { start: micros('10:50'), end: micros('11:00') },
+      window: { start: time('10:50'), end: time('11:00') },
       category: 'a',
       count: 1,
     });

@@ -126,12 +126,11 @@ describe('the state of a session-window query', () => {
       .sink(sink)
       .option('checkpointLocation', tempDir())
       .start();
-    const start = at('10:00:00');
     const minutes = 100; // the watermark trails by 10 minutes
     const held: number[] = [];
     for (let m = 0; m < minutes; m++) {
       const rows = [0, 20, 40].map((s) => {
-        const ts = start + m * MINUTE + s * 1_000_000;
+        const ts = at('10:00:00', m * MINUTE + s * 1_000_000);
         return { ts, user: `u${Math.floor(m / 3)}`, amount: 1 };
       });
       events.addData(rows);

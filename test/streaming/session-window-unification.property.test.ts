@@ -27,6 +27,7 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
@@ -86,8 +87,7 @@ describe('the unification law for session windows', () => {
     it(`append mode, ${gap} gap: once the watermark passes every session, the stream emitted exactly the batch sessions`, async () => {
       await fc.assert(
         fc.asyncProperty(streams, async ({ events, cuts }) => {
-          const last = Math.max(...events.map((e) => e.ts as number));
-          const flush: RowObject = { ts: last + 60 * MINUTE, user: 'flush', amount: null };
+          const flush: RowObject = flushEvent(events, 60 * MINUTE, { user: 'flush' });
           const streamed = await streamResult(query, 'append', [
             ...microBatches(events, cuts),
             [flush],

@@ -25,6 +25,7 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
@@ -69,8 +70,7 @@ async function batchResult(query: Query, events: RowObject[]): Promise<string[]>
 
 /** Every row the stream emitted in append mode, over `parts` then an event hours ahead. */
 async function streamResult(query: Query, events: RowObject[], cuts: number[]) {
-  const last = Math.max(...events.map((e) => e.ts as number));
-  const flush: RowObject = { ts: last + 240 * TICK, category: 'flush', amount: null };
+  const flush: RowObject = flushEvent(events, 240 * TICK, { category: 'flush' });
   const stream = { session: new SluiceSession(), schema: SCHEMA, query };
   const outputs = await streamOutputs(stream, 'append', [...microBatches(events, cuts), [flush]]);
   return canonical(outputs.flat().filter((r) => r.category !== 'flush'));

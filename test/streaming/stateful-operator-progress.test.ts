@@ -126,7 +126,7 @@ describe('stateful operators in progress', () => {
     const { events, query } = await windowedCountQuery('update');
     const minutes = [1, 3, 12, 14, 31, 2, 55, 57, 80, 81, 82, 120];
     for (const [i, m] of minutes.entries()) {
-      const ts = at('10:00:00') + m * 60_000_000;
+      const ts = at('10:00:00', m * 60_000_000);
       events.addData([
         { ts, category: ['books', 'games'][i % 2], user: `u${i}` },
         { ts, category: 'books', user: `v${i}` },

@@ -26,6 +26,7 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, user STRING, amount INT';
@@ -79,8 +80,7 @@ async function streamResult(
 }
 
 function withFlush(events: RowObject[], cuts: number[]): RowObject[][] {
-  const last = Math.max(...events.map((e) => e.ts as number));
-  return [...microBatches(events, cuts), [{ ts: last + 60 * MINUTE, user: 'flush', amount: null }]];
+  return [...microBatches(events, cuts), [flushEvent(events, 60 * MINUTE, { user: 'flush' })]];
 }
 
 describe('the unification law for collect_set, approx_count_distinct, percentile_approx and stddev/variance', () => {

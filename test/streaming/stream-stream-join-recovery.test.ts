@@ -185,14 +185,16 @@ describe('the state of a stream-stream join stays bounded', () => {
     const actions: StreamAction[] = [];
     let adId = 0;
     for (let minute = 0; minute < 12 * 60; minute += 10) {
-      const start = at('10:00:00') + minute * MINUTE;
       const shown = [...Array(10).keys()].map((i) => ({
         adId: adId + i,
-        impressionTime: start + i * MINUTE,
+        impressionTime: at('10:00:00', (minute + i) * MINUTE),
       }));
       const clicked = shown
         .filter((_, i) => i % 2 === 0)
-        .map((s) => ({ clickAdId: s.adId, clickTime: s.impressionTime + 5 * MINUTE }));
+        .map((s, i) => ({
+          clickAdId: s.adId,
+          clickTime: at('10:00:00', (minute + 2 * i + 5) * MINUTE),
+        }));
       adId += 10;
       actions.push(
         addData(impressionEvents, shown),

@@ -24,8 +24,11 @@ function windowedCounts(session: SluiceSession, watermark = '15 minutes') {
 
 /** The output row of the 10-minute window that starts at `start` (hh:mm), for `category`. */
 function windowCount(start: string, category: string, n: number) {
-  const startMicros = at(`${start}:00`);
-  return { window: { start: startMicros, end: startMicros + 10 * 60_000_000 }, category, n };
+  return {
+    window: { start: at(`${start}:00`), end: at(`${start}:00`, 10 * 60_000_000) },
+    category,
+    n,
+  };
 }
 
 /** Checks the late rows dropped over every batch so far. */

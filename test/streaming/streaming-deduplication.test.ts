@@ -17,7 +17,8 @@ import {
 import { droppedByWatermark, newAnswerChecker } from '../support/stream-checks.js';
 
 /** Microseconds of `n` seconds after the epoch. */
-const sec = (n: number) => n * 1_000_000;
+/** The timestamp `n` seconds after the epoch. */
+const sec = (n: number) => new Date(n * 1000);
 const times = (...seconds: number[]) => seconds.map((s) => ({ eventTime: sec(s) }));
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => from + i);

@@ -379,7 +379,7 @@ class EventTimeSession implements StatefulProcessor {
 
   handleInputRows(_key: RowObject, rows: readonly RowObject[]): RowObject[] {
     this.pages.appendList(rows.map((r) => r.page as string));
-    const last = Math.max(...rows.map((r) => (r.ts as number) / 1000));
+    const last = Math.max(...rows.map((r) => (r.ts as Date).getTime()));
     for (const t of this.handle.listTimers()) this.handle.deleteTimer(t);
     this.handle.registerTimer(last + 10 * SECOND);
     return [];
@@ -406,7 +406,7 @@ describe('transformWithState with event-time timers', () => {
       });
     return { events, out };
   }
-  const t = (seconds: number) => seconds * 1_000_000;
+  const t = (seconds: number) => new Date(seconds * SECOND);
 
   it('fires a timer once the watermark passes it, in a batch without data, and drops late rows', async () => {
     const { events, out } = eventTimeSessions();

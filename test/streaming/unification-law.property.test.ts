@@ -24,6 +24,7 @@ import {
   microBatches,
   streamOutputs,
   disorderedEventStreams,
+  flushEvent,
 } from '../support/unification-law.js';
 
 const SCHEMA = 'ts TIMESTAMP, category STRING, amount INT';
@@ -111,8 +112,7 @@ describe('the unification law', () => {
   it('append mode: once the watermark passes every window, the stream emitted exactly the batch result', async () => {
     await fc.assert(
       fc.asyncProperty(streams, async ({ events, cuts }) => {
-        const last = Math.max(...events.map((e) => e.ts as number));
-        const flush: RowObject = { ts: last + 60 * MINUTE, category: 'flush', amount: null };
+        const flush: RowObject = flushEvent(events, 60 * MINUTE, { category: 'flush' });
         const streamed = await streamResult(windowed, 'append', [
           ...microBatches(events, cuts),
           [flush],

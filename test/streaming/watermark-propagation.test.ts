@@ -21,7 +21,7 @@ import {
   lateRowWatermarks,
   operatorWatermarks,
 } from '../../core/streaming/watermark-propagation.js';
-import { at, clickSchema } from '../support/events.js';
+import { atMicros, clickSchema } from '../support/events.js';
 
 const session = new SluiceSession();
 const MINUTE = 60_000_000;
@@ -36,7 +36,7 @@ function windowedCount(df: DataFrame): DataFrame {
 }
 
 /** The watermark each node emits in these tests: distinct, so that the minimum shows. */
-const emitted = [at('10:20:00'), at('10:05:00')];
+const emitted = [atMicros('10:20:00'), atMicros('10:05:00')];
 
 describe('watermark propagation', () => {
   const cases: ReadonlyArray<{
@@ -174,8 +174,8 @@ describe('watermark propagation', () => {
       true,
       { batchTimestampMicros: 0 },
     );
-    expect(operatorWatermarks(physical.watermarkInputs, () => at('10:00:00'))).toEqual([
-      at('10:00:00'),
+    expect(operatorWatermarks(physical.watermarkInputs, () => atMicros('10:00:00'))).toEqual([
+      atMicros('10:00:00'),
     ]);
   });
 
@@ -187,8 +187,8 @@ describe('watermark propagation', () => {
 });
 
 describe('the late-rows watermark', () => {
-  const now = at('10:20:00');
-  const before = at('10:10:00');
+  const now = atMicros('10:20:00');
+  const before = atMicros('10:10:00');
   const viaNode: WatermarkInput = { kind: 'watermark', watermarkId: 0 };
   const viaOperator: WatermarkInput = { kind: 'stateful', operatorId: 0 };
   const cases: ReadonlyArray<{

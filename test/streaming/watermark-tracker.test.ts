@@ -9,7 +9,7 @@ import {
   nextWatermark,
   type WatermarkNode,
 } from '../../core/streaming/watermark-tracker.js';
-import { at } from '../support/events.js';
+import { atMicros } from '../support/events.js';
 
 const minute = 60_000_000;
 const tenMinutes: WatermarkNode = { watermarkId: 0, delayMicros: 10 * minute };
@@ -39,45 +39,45 @@ describe('nextWatermark', () => {
     },
     {
       when: 'one node saw data: its maximum minus its delay',
-      eventTimeMax: { 0: at('10:30:00') },
+      eventTimeMax: { 0: atMicros('10:30:00') },
       nodes: [tenMinutes],
       current: null,
-      next: at('10:20:00'),
+      next: atMicros('10:20:00'),
     },
     {
       when: 'the maximum moved on: the watermark follows',
-      eventTimeMax: { 0: at('10:45:00') },
+      eventTimeMax: { 0: atMicros('10:45:00') },
       nodes: [tenMinutes],
-      current: at('10:20:00'),
-      next: at('10:35:00'),
+      current: atMicros('10:20:00'),
+      next: atMicros('10:35:00'),
     },
     {
       when: 'the proposal is behind the watermark in force (a longer delay after a restart)',
-      eventTimeMax: { 0: at('10:30:00') },
+      eventTimeMax: { 0: atMicros('10:30:00') },
       nodes: [{ watermarkId: 0, delayMicros: 60 * minute }],
-      current: at('10:20:00'),
-      next: at('10:20:00'),
+      current: atMicros('10:20:00'),
+      next: atMicros('10:20:00'),
     },
     {
       when: 'two nodes saw data: the minimum of their proposals',
-      eventTimeMax: { 0: at('10:30:00'), 1: at('10:22:00') },
+      eventTimeMax: { 0: atMicros('10:30:00'), 1: atMicros('10:22:00') },
       nodes: [tenMinutes, fiveMinutes],
       current: null,
-      next: at('10:17:00'),
+      next: atMicros('10:17:00'),
     },
     {
       when: 'one of two nodes has no data yet: it counts as the epoch',
-      eventTimeMax: { 0: at('10:30:00') },
+      eventTimeMax: { 0: atMicros('10:30:00') },
       nodes: [tenMinutes, fiveMinutes],
       current: null,
       next: 0,
     },
     {
       when: 'one of two nodes has no data yet, under a watermark in force',
-      eventTimeMax: { 1: at('10:30:00') },
+      eventTimeMax: { 1: atMicros('10:30:00') },
       nodes: [tenMinutes, fiveMinutes],
-      current: at('10:00:00'),
-      next: at('10:00:00'),
+      current: atMicros('10:00:00'),
+      next: atMicros('10:00:00'),
     },
   ];
 
@@ -88,18 +88,22 @@ describe('nextWatermark', () => {
 
 describe('eventTimeMaxAfter', () => {
   it('keeps the larger maximum per node, adds new nodes, and keeps nodes the batch did not see', () => {
-    const soFar = { 0: at('10:30:00'), 1: at('10:10:00'), 2: at('09:00:00') };
+    const soFar = { 0: atMicros('10:30:00'), 1: atMicros('10:10:00'), 2: atMicros('09:00:00') };
     const batch = new Map([
-      [0, at('10:20:00')],
-      [1, at('10:40:00')],
-      [3, at('11:00:00')],
+      [0, atMicros('10:20:00')],
+      [1, atMicros('10:40:00')],
+      [3, atMicros('11:00:00')],
     ]);
     expect(eventTimeMaxAfter(soFar, batch)).toEqual({
-      0: at('10:30:00'),
-      1: at('10:40:00'),
-      2: at('09:00:00'),
-      3: at('11:00:00'),
+      0: atMicros('10:30:00'),
+      1: atMicros('10:40:00'),
+      2: atMicros('09:00:00'),
+      3: atMicros('11:00:00'),
     });
-    expect(soFar).toEqual({ 0: at('10:30:00'), 1: at('10:10:00'), 2: at('09:00:00') });
+    expect(soFar).toEqual({
+      0: atMicros('10:30:00'),
+      1: atMicros('10:10:00'),
+      2: atMicros('09:00:00'),
+    });
   });
 });

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { type DataFrame, type RowObject, SluiceSession } from '../../core/index.js';
-import { at } from './events.js';
+import { afterLatest, at } from './events.js';
 import { tempDir } from './temp-dir.js';
 import { canonical } from './unification-law.js';
 
@@ -49,10 +49,10 @@ export function adInputs(adIds: fc.Arbitrary<number | null>) {
 function toEvents(
   specs: { side: Event['side']; step: number; back: number; adId: number | null }[],
 ): Event[] {
-  let clock = at('10:00:00');
+  let clock = 0;
   return specs.map(({ side, step, back, adId }) => {
     clock += step;
-    const time = clock - back;
+    const time = at('10:00:00', clock - back);
     return side === 'impression'
       ? { side, row: { adId, impressionTime: time } }
       : { side, row: { clickAdId: adId, clickTime: time } };
@@ -102,8 +102,10 @@ export async function streamOverAds(query: AdQuery, parts: Event[][]): Promise<s
  * past all; it joins nothing, and the watermark never passes it, so it is never emitted.
  */
 export function flush(events: Event[]): Event[] {
-  const times = events.map((e) => (e.row.impressionTime ?? e.row.clickTime) as number);
-  const far = Math.max(...times) + 600 * MINUTE;
+  const far = afterLatest(
+    events.map((e) => e.row.impressionTime ?? e.row.clickTime),
+    600 * MINUTE,
+  );
   return [
     { side: 'impression', row: { adId: -1, impressionTime: far } },
     { side: 'click', row: { clickAdId: -2, clickTime: far } },

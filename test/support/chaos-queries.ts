@@ -16,6 +16,7 @@ import {
   window,
 } from '../../core/index.js';
 import { CHAOS_EVENT_SCHEMA } from './chaos-input.js';
+import { dateEpochMicros } from '../../core/types/timestamp.js';
 
 /** The query a seed runs. */
 export type ChaosQueryKind = 'windowed' | 'stateless';
@@ -68,7 +69,7 @@ export async function expectedOutput(
 ): Promise<RowObject[]> {
   const session = new SluiceSession();
   const all = session.createDataFrame(
-    events.map((e) => ({ ...e, ts: Date.parse(e.ts as string) * 1000 })),
+    events.map((e) => ({ ...e, ts: new Date(e.ts as string) })),
     CHAOS_EVENT_SCHEMA,
   );
   if (kind === 'stateless') return chaosQuery(kind, kafka, all).collect();
@@ -97,7 +98,7 @@ const ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?Z$/;
  * ISO string such as DynamoDB items hold, or a number), bigints as numbers, struct fields in order.
  */
 export function canonical(value: unknown): unknown {
-  if (value instanceof Date) return value.getTime() * 1000;
+  if (value instanceof Date) return dateEpochMicros(value);
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'string') {
     const iso = ISO.exec(value);

@@ -12,7 +12,7 @@ const CATEGORIES = ['books', 'games', 'music'];
 export function clickRecords(n: number, from = 0): TestRecord[] {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k;
-    const ts = new Date(at('10:00:00') / 1000 + i * 37_000).toISOString();
+    const ts = at('10:00:00', i * 37_000_000).toISOString();
     const event = { ts, category: CATEGORIES[i % 3], user: `u${i}` };
     return { partition: i % 4, key: event.user, value: JSON.stringify(event) };
   });

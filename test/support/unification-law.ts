@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { DataFrame, OutputMode, RowObject, SluiceSession } from '../../core/index.js';
-import { at } from './events.js';
+import { afterLatest, at } from './events.js';
 import { tempDir } from './temp-dir.js';
 
 /** The shape of random input for a property: events with a key and an amount, out of order. */
@@ -44,10 +44,10 @@ export function disorderedEventStreams(
       { minLength: 1, maxLength: shape.maxLength },
     )
     .chain((specs) => {
-      let clock = at('10:00:00');
+      let clock = 0;
       const events = specs.map((s) => {
         clock += s.step * tick;
-        return { ts: clock - s.back * tick, [shape.key]: s.key, amount: s.amount };
+        return { ts: at('10:00:00', clock - s.back * tick), [shape.key]: s.key, amount: s.amount };
       });
       return fc.record({
         events: fc.constant(events),
@@ -70,6 +70,25 @@ export function microBatches<T>(rows: readonly T[], cuts: readonly number[]): T[
 /** One text per row, sorted: two results are equal as multisets when these are equal. */
 export function canonical(rows: readonly RowObject[]): string[] {
   return rows.map((r) => JSON.stringify(r)).sort();
+}
+
+/**
+ * An event `laterByMicros` after the latest of `events`, with `key` and a null amount: added last,
+ * it moves the watermark past every window or session the events opened.
+ */
+export function flushEvent(
+  events: readonly RowObject[],
+  laterByMicros: number,
+  key: RowObject,
+): RowObject {
+  return {
+    ts: afterLatest(
+      events.map((e) => e.ts),
+      laterByMicros,
+    ),
+    ...key,
+    amount: null,
+  };
 }
 
 /** How a stream under test is fed: its session, the memory stream it reads, and the result query. */

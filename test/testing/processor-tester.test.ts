@@ -7,6 +7,7 @@ import type {
   TimerValues,
   ValueState,
 } from '../../core/index.js';
+import { Timestamp } from '../../core/index.js';
 import { ExecutionError, InvalidOptionError } from '../../core/errors.js';
 import { ProcessorTester } from '../../core/testing/index.js';
 
@@ -106,7 +107,7 @@ describe('ProcessorTester', () => {
       }
       handleInputRows(_key: RowObject, rows: readonly RowObject[]): RowObject[] {
         this.pages.appendList(rows.map((r) => r.page as string));
-        this.handle.registerTimer(Math.max(...rows.map((r) => (r.ts as number) / 1000)));
+        this.handle.registerTimer(Math.max(...rows.map((r) => (r.ts as Date).getTime())));
         return [];
       }
       handleExpiredTimer(key: RowObject, _t: TimerValues, info: { getExpiryTimeInMs(): number }) {
@@ -119,12 +120,46 @@ describe('ProcessorTester', () => {
       outputSchema: 'user STRING, at BIGINT, pages INT',
       timeMode: 'eventTime',
     });
-    t.test([{ ts: 2_000_000, user: 'a', page: '/' }]);
+    t.test([{ ts: new Date(2_000), user: 'a', page: '/' }]);
     expect(t.setWatermark(2000)).toEqual([]);
     expect(t.setWatermark(2001)).toEqual([{ user: 'a', at: 2000, pages: 1 }]);
     expect(t.listState('pages', { user: 'a' })).toEqual(['/']);
     t.setProcessingTime(10_000);
     expect(t.listState('pages', { user: 'a' })).toEqual([]);
     expect(t.lastMetrics.numValuesRemovedDueToTTLExpiry).toBe(1);
+  });
+
+  it('hands timestamps and dates to the processor as Dates, microseconds kept, in rows and typed state', () => {
+    class LastSeen implements StatefulProcessor {
+      private last!: ValueState<Date>;
+      init(handle: StatefulProcessorHandle): void {
+        this.last = handle.getValueState<Date>('last', 'timestamp');
+      }
+      handleInputRows(key: RowObject, rows: readonly RowObject[]): RowObject[] {
+        const previous = this.last.get();
+        const latest = rows.map((r) => r.ts as Timestamp).sort((a, b) => +a - +b)[rows.length - 1];
+        this.last.update(latest);
+        return [{ user: key.user, previous: previous ?? null, latest, day: rows[0].day }];
+      }
+    }
+    const t = new ProcessorTester(new LastSeen(), {
+      keys: ['user'],
+      inputSchema: 'ts TIMESTAMP, day DATE, user STRING',
+      outputSchema: 'user STRING, previous TIMESTAMP, latest TIMESTAMP, day DATE',
+    });
+    const day = new Date('2026-01-01T00:00:00Z');
+    const [first, second] = [Timestamp.fromEpochMicros(7), Timestamp.fromEpochMicros(8)];
+    expect(t.test([{ ts: first, day, user: 'a' }])).toEqual([
+      { user: 'a', previous: null, latest: first, day },
+    ]);
+    const [out] = t.test([
+      { ts: second, day: new Date('2026-01-01T13:00:00Z'), user: 'a' },
+      { ts: first, day, user: 'a' },
+    ]);
+    expect(out.previous).toBeInstanceOf(Timestamp);
+    expect((out.previous as Timestamp).epochMicros).toBe(7n);
+    expect((out.latest as Timestamp).epochMicros).toBe(8n);
+    expect(out.day).toEqual(day);
+    expect((t.valueState('last', { user: 'a' }) as Timestamp).epochMicros).toBe(8n);
   });
 });

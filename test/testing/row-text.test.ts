@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSchema, parseTypeName } from '../../core/index.js';
+import { parseSchema, parseTypeName, Timestamp } from '../../core/index.js';
 import { rowDifference, rowText } from '../../core/testing/index.js';
 
 describe('rowText gives one text per row, whatever the order of its keys', () => {
@@ -17,12 +17,18 @@ describe('rowText gives one text per row, whatever the order of its keys', () =>
       ]),
       text: 'map("a" -> 2, "z" -> 1)',
     },
-    { value: 1767261600000000, type: 'TIMESTAMP', text: '2026-01-01 10:00:00' },
-    { value: 20454, type: 'DATE', text: '2026-01-01' },
     { value: new Date('2026-01-01T10:00:00Z'), type: 'TIMESTAMP', text: '2026-01-01 10:00:00' },
-    { value: new Date('2026-01-01T23:59:00Z'), type: 'DATE', text: '2026-01-01' },
     {
-      value: { start: 1767261600000000, end: 1767262200000000 },
+      value: Timestamp.fromEpochMicros(1767261600000001),
+      type: 'TIMESTAMP',
+      text: '2026-01-01 10:00:00.000001',
+    },
+    { value: Timestamp.fromEpochMicros(1767261600000001), text: '2026-01-01 10:00:00.000001' },
+    { value: new Date('2026-01-01T23:59:00Z'), type: 'DATE', text: '2026-01-01' },
+    { value: 1767261600000000, type: 'TIMESTAMP', text: '1767261600000000' },
+    { value: 20454, type: 'DATE', text: '20454' },
+    {
+      value: { start: new Date('2026-01-01T10:00:00Z'), end: new Date('2026-01-01T10:10:00Z') },
       type: 'STRUCT<start: TIMESTAMP, end: TIMESTAMP>',
       text: '{end: 2026-01-01 10:10:00, start: 2026-01-01 10:00:00}',
     },
@@ -45,9 +51,14 @@ describe('rowDifference compares rows as multisets', () => {
 
   it('reads the rows as of their schema', () => {
     const schema = parseSchema('t TIMESTAMP');
-    expect(rowDifference([{ t: 0 }], [{ t: 1_000_000 }], schema)).toEqual({
-      missing: ['{t: 1970-01-01 00:00:01}'],
-      unexpected: ['{t: 1970-01-01 00:00:00}'],
+    expect(
+      rowDifference([{ t: Timestamp.fromEpochMicros(1) }], [{ t: new Date(0) }], schema),
+    ).toEqual({
+      missing: ['{t: 1970-01-01 00:00:00}'],
+      unexpected: ['{t: 1970-01-01 00:00:00.000001}'],
     });
+    expect(
+      rowDifference([{ t: Timestamp.fromEpochMicros(1000) }], [{ t: new Date(1) }], schema),
+    ).toEqual({ missing: [], unexpected: [] });
   });
 });

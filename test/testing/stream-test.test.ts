@@ -50,8 +50,7 @@ function categoryCounts() {
 
 /** The output row of window [hh:mm, hh:mm + 10 minutes) of `category`. */
 function windowRow(start: string, category: string, n: number) {
-  const startMicros = at(`${start}:00`);
-  return { window: { start: startMicros, end: startMicros + 600_000_000 }, category, n };
+  return { window: { start: at(`${start}:00`), end: at(`${start}:00`, 600_000_000) }, category, n };
 }
 
 /** The StreamTestFailure a test rejects with. */
@@ -129,10 +128,10 @@ describe('testStream checks a query as a script of actions', () => {
       .select(col('v'), current_timestamp().alias('t'));
     await testStream(stamped, 'append', { startTimeMs: 1_000 })(
       addData(values, [{ v: 1 }]),
-      checkLastBatch([{ v: 1, t: 1_000_000 }]),
+      checkLastBatch([{ v: 1, t: new Date(1_000) }]),
       advanceClock(5_000),
       addData(values, [{ v: 2 }]),
-      checkLastBatch([{ v: 2, t: 6_000_000 }]),
+      checkLastBatch([{ v: 2, t: new Date(6_000) }]),
     );
   });
 
@@ -147,9 +146,9 @@ describe('testStream checks a query as a script of actions', () => {
       crashAfter('plan'), // the intent of batch 0 is written, at 1 s
       advanceClock(60_000),
       startStream(),
-      checkLastBatch([{ v: 1, t: 1_000_000 }]),
+      checkLastBatch([{ v: 1, t: new Date(1_000) }]),
       addData(values, [{ v: 2 }]),
-      checkLastBatch([{ v: 2, t: 61_000_000 }]),
+      checkLastBatch([{ v: 2, t: new Date(61_000) }]),
     );
   });
 });

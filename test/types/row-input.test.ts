@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../../core/errors.js';
 import { rowInputConverter } from '../../core/types/row-input.js';
 import { parseSchema } from '../../core/types/type-names.js';
+import { Timestamp } from '../../core/types/timestamp.js';
 
 const convert = (ddl: string, rows: unknown[]) => {
   const row = rowInputConverter(parseSchema(ddl), 'createDataFrame');
@@ -42,18 +43,37 @@ describe('rows from the program, checked against the schema', () => {
       expect(convert('day DATE', [{ day: new Date(ms) }])).toEqual([[ms / 86_400_000]]);
     }
     expect(convert('day DATE', [{ day: new Date(Date.UTC(1969, 11, 31, 12)) }])).toEqual([[-1]]);
-    expect(convert('ts TIMESTAMP, day DATE', [{ ts: 1_000_001, day: 3 }])).toEqual([
-      [1_000_001, 3],
-    ]);
+  });
+
+  it('takes the microseconds a Timestamp carries, on either side of the epoch', () => {
+    expect(
+      convert('ts TIMESTAMP', [
+        { ts: Timestamp.fromEpochMicros(1_767_225_600_123_456) },
+        { ts: Timestamp.fromEpochMicros(-1) },
+        { ts: new Timestamp(Date.UTC(1, 0, 1), 999) },
+      ]),
+    ).toEqual([[1_767_225_600_123_456], [-1], [Date.UTC(1, 0, 1) * 1000 + 999]]);
   });
 
   it('refuses a string timestamp, naming the row, the column, the type expected and the value', () => {
     const message = refusal('id INT, ts TIMESTAMP', [
-      { id: 1, ts: 5 },
+      { id: 1, ts: new Date(5) },
       { id: 2, ts: '2026-01-01T00:00:00Z' },
     ]);
     expect(message).toMatch(
-      /^createDataFrame: row 1, column 'ts' expects a timestamp \(a Date or microseconds since the epoch\) but got the string "2026-01-01T00:00:00Z"/,
+      /^createDataFrame: row 1, column 'ts' expects a timestamp \(a Date: .*\) but got the string "2026-01-01T00:00:00Z"/,
+    );
+  });
+
+  it('refuses a number for a timestamp or a date, which could mean ms, µs or days, naming the column', () => {
+    expect(refusal('id INT, ts TIMESTAMP', [{ id: 1, ts: 1_000_001 }])).toMatch(
+      /^createDataFrame: row 0, column 'ts' expects a timestamp \(a Date: new Date\(ms\), or Timestamp.fromEpochMicros\(µs\) for microseconds\) but got the number 1000001/,
+    );
+    expect(refusal('day DATE', [{ day: 3 }])).toMatch(
+      /^createDataFrame: row 0, column 'day' expects a date \(a Date, whose UTC day is taken: .*\) but got the number 3/,
+    );
+    expect(refusal('w STRUCT<start: TIMESTAMP>', [{ w: { start: 0 } }])).toMatch(
+      /column 'w\.start' expects a timestamp/,
     );
   });
 
