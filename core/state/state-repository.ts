@@ -217,12 +217,12 @@ export class StateRepository {
     written: WriteCount,
   ): Promise<PersistResult | undefined> {
     let carried = manifest;
-    let inlineState = encodeInlineState(carried);
-    if (inlineState.length > this.inlineBudgetBytes) {
+    let inlineState = encodeInlineState(carried, this.inlineBudgetBytes);
+    if (inlineState === undefined) {
       carried = await this.spillInline(manifest, batchId, attemptId, stores, written);
-      inlineState = encodeInlineState(carried);
+      inlineState = encodeInlineState(carried, this.inlineBudgetBytes);
     }
-    if (inlineState.length > this.inlineBudgetBytes) return undefined;
+    if (inlineState === undefined) return undefined;
     return {
       version: { manifestKey: null, inlineState, batchId },
       manifest: carried,

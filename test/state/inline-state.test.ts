@@ -143,6 +143,14 @@ describe('state carried by the commit', () => {
     expect(store((await repository.load(v.version, [ids[0]])).stores, '0').get('a')).toBe(1);
   });
 
+  it('encodes a manifest only when its text fits the budget, to the character', () => {
+    const manifest = { formatVersion: 1, note: 'x'.repeat(5000), n: [1, 2, 3] };
+    const text = encodeInlineState(manifest)!;
+    expect(encodeInlineState(manifest, text.length)).toBe(text);
+    expect(encodeInlineState(manifest, text.length - 1)).toBeUndefined();
+    expect(encodeInlineState(manifest, 8)).toBeUndefined();
+  });
+
   it('refuses a commit whose carried state does not decompress, or is the version of another batch', async () => {
     const { repository } = setup();
     const state = await repository.load(null, [ids[0]]);
