@@ -15,15 +15,24 @@
  *   engine derives it from the condition (clicks at or before it, impressions an hour before it).
  * Both must emit the same number of joined rows (checked by the harness).
  *
- * State bytes per key: after the engine's warm-up run, the bytes of the live entries (the last put of
- * each key not deleted since) in the state files of the checkpoint's last state version, over that
- * version's `numRowsTotal` in progress (keys of both stores: an ad id held on both sides counts
+ * State bytes per key: after the engine's warm-up run, the bytes the entries of the checkpoint's last
+ * state version take at rest (each entry's line in a state file), over that version's
+ * `numRowsTotal` in progress (keys of both stores: an ad id held on both sides counts
  * twice). The engine reports no memory figure, so this is what the state costs at rest.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { col, interval, type RowObject, SluiceSession, Timestamp } from '../core/index.js';
+import {
+  col,
+  interval,
+  localCheckpointBackend,
+  type RowObject,
+  SluiceSession,
+  Timestamp,
+} from '../core/index.js';
+import { listStateStores, readStateStore } from '../core/state/state-store-reader.js';
+import { encodeStateValue } from '../core/state/state-value.js';
 import { batchesOf, type PartFigures, random, timeContenders } from './stateful-harness.js';
 
 const IMPRESSIONS = 500_000;
@@ -131,33 +140,16 @@ async function runEngine(
 }
 
 /**
- * The bytes of the live entries of the last state version in `checkpoint`: per store partition,
- * the files its manifest names (a snapshot, then deltas) replayed, each key's last `[key, value]`
- * line counted unless a later `[key]` line deleted it. Each file's first line is its header.
+ * The bytes the entries of the last committed state version take at rest: per entry of every
+ * store, its line in a state file (`[key, encoded value]` and a newline), wherever the version
+ * keeps it (a snapshot, a delta or the commit record).
  */
 async function liveStateBytes(checkpoint: string): Promise<number> {
-  const manifests = path.join(checkpoint, 'state', 'manifests');
-  const last = (await readdir(manifests)).sort().at(-1);
-  if (last === undefined) return 0;
-  const manifest = JSON.parse(
-    (await readFile(path.join(manifests, last), 'utf8')).split('\n')[1],
-  ) as { operators: Record<string, { snapshot: string | null; deltas: string[] }[]> };
+  const backend = localCheckpointBackend(checkpoint);
   let bytes = 0;
-  for (const partitions of Object.values(manifest.operators)) {
-    for (const { snapshot, deltas } of partitions) {
-      const live = new Map<string, number>();
-      for (const file of snapshot === null ? deltas : [snapshot, ...deltas]) {
-        const lines = (await readFile(path.join(checkpoint, file), 'utf8')).split('\n').slice(1);
-        for (const line of lines) {
-          if (line === '') continue;
-          const entry = JSON.parse(line) as unknown[];
-          const key = JSON.stringify(entry[0]);
-          if (entry.length === 1) live.delete(key);
-          else live.set(key, Buffer.byteLength(line) + 1);
-        }
-      }
-      for (const size of live.values()) bytes += size;
-    }
+  for (const { operatorId, storeName } of await listStateStores(backend)) {
+    for (const { key, value } of await readStateStore(backend, { operatorId, storeName }))
+      bytes += Buffer.byteLength(JSON.stringify([key, encodeStateValue(value)])) + 1;
   }
   return bytes;
 }

@@ -53,17 +53,15 @@ export class JoinSideState {
 
   /**
    * Removes the rows `expired` says can match nothing more (after `flush`), and returns them.
-   * A key left with no rows is removed.
+   * A key left with no rows is removed. One pass over each key's rows, asking `expired` once a row.
    */
   evict(expired: (row: Row) => boolean): JoinStateEntry[] {
     const removed: JoinStateEntry[] = [];
     const rewrites: [string, readonly JoinStateEntry[]][] = [];
     for (const [key, value] of this.store.entries()) {
       const rows = value as readonly JoinStateEntry[];
-      const kept = rows.filter((e) => !expired(e[0]));
-      if (kept.length === rows.length) continue;
-      removed.push(...rows.filter((e) => expired(e[0])));
-      rewrites.push([key, kept]);
+      const kept = keptRows(rows, expired, removed);
+      if (kept !== rows) rewrites.push([key, kept]);
     }
     for (const [key, kept] of rewrites) {
       if (kept.length === 0) this.store.remove(key);
@@ -71,4 +69,24 @@ export class JoinSideState {
     }
     return removed;
   }
+}
+
+/**
+ * The entries of `rows` that have not `expired`, the others appended to `removed`; `rows` itself
+ * when none expired, so a key untouched by the eviction is neither copied nor rewritten.
+ */
+function keptRows(
+  rows: readonly JoinStateEntry[],
+  expired: (row: Row) => boolean,
+  removed: JoinStateEntry[],
+): readonly JoinStateEntry[] {
+  let kept: JoinStateEntry[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const entry = rows[i];
+    if (expired(entry[0])) {
+      kept ??= rows.slice(0, i);
+      removed.push(entry);
+    } else kept?.push(entry);
+  }
+  return kept ?? rows;
 }

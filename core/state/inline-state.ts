@@ -19,9 +19,25 @@ import { encodeStateValue } from './state-value.js';
 /** One merged change: `[key, encoded value]` for a put, `[key]` for a delete. */
 export type InlineChange = readonly [string] | readonly [string, unknown];
 
-/** The manifest as a commit carries it. */
-export function encodeInlineState(manifest: object): string {
-  return gzipSync(JSON.stringify(manifest)).toString('base64');
+/**
+ * The manifest as a commit carries it; undefined when that text would be longer than `budgetBytes`.
+ * Compression stops as soon as its output passes what the budget allows, so finding that a large
+ * batch's changes do not fit costs a fraction of compressing them all.
+ */
+export function encodeInlineState(
+  manifest: object,
+  budgetBytes = Number.POSITIVE_INFINITY,
+): string | undefined {
+  // base64 turns each 3 bytes (or part of 3) into 4 characters
+  const maxOutputLength = Number.isFinite(budgetBytes)
+    ? Math.floor(budgetBytes / 4) * 3
+    : undefined;
+  try {
+    return gzipSync(JSON.stringify(manifest), { maxOutputLength }).toString('base64');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return undefined;
+    throw error;
+  }
 }
 
 /** The manifest a commit carries; `name` says which commit, for messages. */

@@ -217,12 +217,14 @@ export class StateRepository {
     written: WriteCount,
   ): Promise<PersistResult | undefined> {
     let carried = manifest;
-    let inlineState = encodeInlineState(carried);
-    if (inlineState.length > this.inlineBudgetBytes) {
+    let inlineState = mayFitInline(manifest, this.inlineBudgetBytes)
+      ? encodeInlineState(carried, this.inlineBudgetBytes)
+      : undefined;
+    if (inlineState === undefined) {
       carried = await this.spillInline(manifest, batchId, attemptId, stores, written);
-      inlineState = encodeInlineState(carried);
+      inlineState = encodeInlineState(carried, this.inlineBudgetBytes);
     }
-    if (inlineState.length > this.inlineBudgetBytes) return undefined;
+    if (inlineState === undefined) return undefined;
     return {
       version: { manifestKey: null, inlineState, batchId },
       manifest: carried,
@@ -471,6 +473,31 @@ export class StateRepository {
   private emptyPartitions(): PartitionFiles[] {
     return Array.from({ length: this.numPartitions }, () => ({ snapshot: null, deltas: [] }));
   }
+}
+
+/**
+ * Gzip compresses state lines a few times over, rarely more than this; inline changes whose JSON is
+ * surely longer than this many budgets are spilled without compressing them to find they do not fit.
+ */
+const MAX_INLINE_COMPRESSION = 32;
+
+/**
+ * False when the manifest's inline changes are too many to fit `budgetBytes` once compressed: a
+ * lower bound of their JSON (each change's key and its brackets, quotes and comma) exceeds
+ * MAX_INLINE_COMPRESSION budgets. Counting it costs a pass over the keys, not their encoding.
+ */
+function mayFitInline(manifest: StateManifest, budgetBytes: number): boolean {
+  const limit = budgetBytes * MAX_INLINE_COMPRESSION;
+  let bytes = 0;
+  for (const partitions of Object.values(manifest.operators)) {
+    for (const { inline } of partitions) {
+      for (const change of inline ?? []) {
+        bytes += change[0].length + 5;
+        if (bytes > limit) return false;
+      }
+    }
+  }
+  return true;
 }
 
 /** One partition being persisted, and the count of what the persist writes. */

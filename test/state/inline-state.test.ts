@@ -133,6 +133,19 @@ describe('state carried by the commit', () => {
     expect(contents(cold.stores)).toEqual(contents(state.stores));
   });
 
+  it('spills at once changes whose keys alone are far over the budget, and still loads them', async () => {
+    const { repository, puts } = setup(600);
+    const state = await repository.load(null, [ids[0]]);
+    // 3,000 keys: over 32 budgets of JSON before any value, so no compression is tried
+    const big = await persistBatch(repository, state, 1, (s) => {
+      for (let k = 0; k < 3000; k++) store(s, '0').put(`k${k}`, k % 3 === 0 ? null : [k, 'v']);
+    });
+    expect(puts.filter((k) => k.endsWith('.delta')).length).toBeGreaterThan(0);
+    for (const files of big.manifest.operators['0']) expect(files.inline ?? []).toEqual([]);
+    const cold = await repository.load(big.version, [ids[0]]);
+    expect(contents(cold.stores)).toEqual(contents(state.stores));
+  });
+
   it('writes the manifest as an object when even the manifest alone exceeds the budget', async () => {
     const { repository, puts } = setup(16);
     const state = await repository.load(null, [ids[0]]);
@@ -141,6 +154,14 @@ describe('state carried by the commit', () => {
     expect(v.version.manifestKey).toMatch(/^state\/manifests\//);
     expect(puts).toContain(v.version.manifestKey);
     expect(store((await repository.load(v.version, [ids[0]])).stores, '0').get('a')).toBe(1);
+  });
+
+  it('encodes a manifest only when its text fits the budget, to the character', () => {
+    const manifest = { formatVersion: 1, note: 'x'.repeat(5000), n: [1, 2, 3] };
+    const text = encodeInlineState(manifest)!;
+    expect(encodeInlineState(manifest, text.length)).toBe(text);
+    expect(encodeInlineState(manifest, text.length - 1)).toBeUndefined();
+    expect(encodeInlineState(manifest, 8)).toBeUndefined();
   });
 
   it('refuses a commit whose carried state does not decompress, or is the version of another batch', async () => {
