@@ -9,6 +9,8 @@ describe('files split across shards by a hash of their path', () => {
     ['a.json', 4, 2],
     ['b.json', 4, 1],
     ['a.json', 1, 0],
+    ['a.json', 2, 0],
+    ['b.json', 2, 1],
   ])('%s of %i shards goes to shard %i', (path, shards, shard) => {
     expect(fileShard(path, shards)).toBe(shard);
   });
