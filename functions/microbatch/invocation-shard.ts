@@ -19,7 +19,12 @@ export function invocationShard(
       `The query runs as ${config.parallelism} shards (${ENV.parallelism}) and the invocation names none: invoke it with the event {"shard": i}, i from 0 to ${config.parallelism - 1}, or set ${ENV.shard}.`,
     );
   }
-  if (!Number.isInteger(shard) || shard < 0 || shard >= config.parallelism) {
+  if (
+    typeof shard !== 'number' ||
+    !Number.isInteger(shard) ||
+    shard < 0 ||
+    shard >= config.parallelism
+  ) {
     throw new InvalidOptionError(
       `The invocation's event names shard ${JSON.stringify(shard)}, but the query runs as ${config.parallelism} shards (${ENV.parallelism}): name a whole number from 0 to ${config.parallelism - 1}.`,
     );
@@ -27,9 +32,8 @@ export function invocationShard(
   return { stage: 0, shard, shards: config.parallelism };
 }
 
-/** The `shard` of an event such as `{"shard": 3}`; undefined for any other event (a plain schedule's). */
-function shardInEvent(event: unknown): number | undefined {
+/** The `shard` of an event such as `{"shard": 3}`, as given; undefined for an event without one. */
+function shardInEvent(event: unknown): unknown {
   if (event === null || typeof event !== 'object' || !('shard' in event)) return undefined;
-  const { shard } = event as { shard: unknown };
-  return typeof shard === 'number' ? shard : Number.NaN;
+  return (event as { shard: unknown }).shard;
 }
