@@ -317,7 +317,10 @@ export class KafkaSource implements Source {
 
   /** The subscribed partitions this source's shard reads. */
   private async partitions(reader: KafkaPartitionReader): Promise<TopicPartition[]> {
-    return shardPartitions(await subscribedPartitions(this.options.subscription, reader), this.shard);
+    return shardPartitions(
+      await subscribedPartitions(this.options.subscription, reader),
+      this.shard,
+    );
   }
 
   /** The initial offsets: startingOffsets (or a starting timestamp) in every partition read now. */
