@@ -178,6 +178,15 @@ describe('a query that runs as four shards of one function', () => {
       new DynamoDbCheckpointStore({ client: dynamoClient(), tableName: table, queryId, shard });
     expect((await store().getMetadata())?.parallelism).toBe(4);
     expect(await store().latestCommit()).toBeUndefined();
+    // shard i read partition i alone: its last intent ends in that partition only
+    for (const shard of [0, 1, 2, 3]) {
+      const checkpoint = store({ stage: 0, shard, shards: 4 });
+      const head = await checkpoint.latestCommit();
+      const intent = await checkpoint.getIntent(head!.batchId);
+      expect(Object.keys((intent!.end[0] as Record<string, object>)[topic])).toEqual([
+        String(shard),
+      ]);
+    }
     const status = await shardedQueryStatus(store(), { shardCheckpoint: store });
     expect(status?.shards.map((s) => s.status?.lastCommittedBatch !== null)).toEqual([
       true,
