@@ -195,6 +195,12 @@ describe('a query that runs as four shards of one function', () => {
       true,
     ]);
 
+    // a warm container serves another shard in place of its own, and its own again
+    for (const shard of [1, 0]) {
+      const served = await containers[0]({ shard }, lambdaContext(60_000));
+      expect(served.stoppedBecause).toBe('idle');
+    }
+
     // the same query with another parallelism is refused at its first invocation
     const resized = microBatchHandler(clicksPerUser, {
       env: env(2),
