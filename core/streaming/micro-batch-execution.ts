@@ -224,6 +224,7 @@ export class MicroBatchExecution {
     const plans = new BatchPlans(options.plan);
     const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
     const shard = options.shard ?? UNSHARDED;
+    checkShardable(shard, options.plan, options.outputMode);
     const plan = { planFingerprint: fingerprint, numStatePartitions: options.numStatePartitions };
     if (!isUnsharded(shard)) {
       await claimParallelism(options.queryCheckpoint ?? options.checkpoint, shard.shards, plan);
@@ -249,19 +250,17 @@ export class MicroBatchExecution {
       options.numStatePartitions,
       options.checkpoint.location,
     );
-    const execution = new MicroBatchExecution(
-      { ...options, numStatePartitions: metadata.numStatePartitions },
-      metadata.queryId,
-      plans,
-    );
-    checkShardable(shard, execution.sources, options.outputMode);
     await options.sink.open?.({
       queryId: metadata.queryId,
       outputMode: options.outputMode,
       schema: options.plan.schema,
       keyColumns: resultKeyColumns(options.plan),
     });
-    return execution;
+    return new MicroBatchExecution(
+      { ...options, numStatePartitions: metadata.numStatePartitions },
+      metadata.queryId,
+      plans,
+    );
   }
 
   /**

@@ -12,10 +12,11 @@ import {
   type CheckpointStore,
   type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
+import { MemoryObjectStore } from '../checkpoint/memory-object-store.js';
 import { describeShard, type ShardIdentity } from '../checkpoint/shard-identity.js';
 import { ParallelismChangedError, UnsupportedOperationError } from '../errors.js';
+import { allNodes, type LogicalPlan, type StreamingRelation } from '../plan/logical-plan.js';
 import type { OutputMode } from '../sinks/sink.js';
-import type { Source } from '../sources/source.js';
 
 /** The parallelism `metadata` records: 1 when it records none. */
 export function recordedParallelism(metadata: QueryMetadata): number {
@@ -59,15 +60,20 @@ export async function claimParallelism(
  * Refuses, at start, a shard of a query with parallelism above 1 that shards could not run
  * correctly: a source that cannot read only its shard's share would be read whole by every shard,
  * and complete mode has each shard write the whole result of its share, which a sink that replaces
- * its contents each batch (Delta, files, memory) would make the only rows of the table.
+ * its contents each batch (Delta, files, memory) would make the only rows of the table. Checked
+ * before the checkpoint is touched, on sources made for the look alone (a source does no I/O until
+ * asked for offsets), so a refused start records no parallelism.
  */
 export function checkShardable(
   shard: ShardIdentity,
-  sources: readonly Source[],
+  plan: LogicalPlan,
   outputMode: OutputMode,
 ): void {
   if (shard.shards === 1) return;
-  const whole = sources.find((s) => s.splitsAcrossShards !== true);
+  const whole = allNodes(plan)
+    .filter((n): n is StreamingRelation => n.kind === 'streamingRelation')
+    .map((r) => r.source({ metadataStore: new MemoryObjectStore(), shard }))
+    .find((s) => s.splitsAcrossShards !== true);
   if (whole) {
     throw new UnsupportedOperationError(
       `${describeShard(shard)}: source ${whole.description} cannot be split across shards; run the query with parallelism 1, or read a Kafka topic or files, which split by partition and by path.`,

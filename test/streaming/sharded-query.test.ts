@@ -126,20 +126,24 @@ describe('a query that runs as four shards over a directory of files', () => {
     await expect(startShard(input, checkpoint, sink, 3, 3)).rejects.toThrow(/shard 3 of 3/);
   });
 
-  it('refuses a source that cannot split, and complete mode', async () => {
+  it('refuses a source that cannot split, and complete mode, recording nothing', async () => {
     const session = new SluiceSession();
     const stream = session.memoryStream(parseSchema('user STRING'));
     const counts = session.readStream.memory(stream).groupBy('user').count();
-    const start = (df: typeof counts, mode: 'update' | 'complete') =>
+    const checkpoint = tempDir('sluice-checkpoint-');
+    const start = (df: typeof counts, mode: 'update' | 'complete', parallelism = 2) =>
       df.writeStream
         .sink(new MemorySink(df.schema, 'out'))
         .outputMode(mode)
-        .option('checkpointLocation', tempDir('sluice-checkpoint-'))
-        .option('parallelism', 2)
+        .option('checkpointLocation', checkpoint)
+        .option('parallelism', parallelism)
         .option('shard', 0)
         .start();
     await expect(start(counts, 'update')).rejects.toThrow(UnsupportedOperationError);
     await expect(start(counts, 'update')).rejects.toThrow(/MemoryStream.*cannot be split/);
+    // the refused starts left no parallelism behind: the query runs unsharded on the checkpoint
+    const unsharded = await start(counts, 'update', 1);
+    await unsharded.stop();
 
     const files = session.readStream.schema(schema).json(tempDir('sluice-input-'));
     await expect(start(files.groupBy('user').count(), 'complete')).rejects.toThrow(
