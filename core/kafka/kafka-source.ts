@@ -22,6 +22,8 @@
  *   tools that watch its lag. Best effort and bounded (2 s): a failed or timed-out copy is reported
  *   in the batch's progress (metric `offsetsCommittedToGroup` 0 and a warning) and never fails the
  *   batch; the checkpoint stays the only truth about what was read.
+ * - In shard i of a query with parallelism N, the source reads only the partitions p with
+ *   p mod N = i (shard-partitions.ts); everything above applies to those alone.
  */
 import { type ShardIdentity, UNSHARDED } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError, SourceError } from '../errors.js';

@@ -23,6 +23,9 @@
  * files under the root per planning. With `incrementalListing`, listing continues after the greatest
  * path admitted, costing requests for new files only, for roots whose paths grow with time (dated
  * prefixes such as `2026/05/01/...`, ULIDs): a file whose path sorts before that path is never read.
+ *
+ * In a shard of a query with parallelism above 1, the source sees only the listed files whose path
+ * hashes to its shard (file-shard.ts); every step above applies to those alone.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { type ShardIdentity, UNSHARDED } from '../checkpoint/shard-identity.js';
