@@ -27,6 +27,8 @@ export const S3_USD_PER_PUT_CLASS_REQUEST = 0.005 / 1000;
 export const S3_USD_PER_GET_CLASS_REQUEST = 0.0004 / 1000;
 /** EventBridge Scheduler invocations beyond the 14 million free each month. aws.amazon.com/eventbridge/pricing */
 export const SCHEDULER_USD_PER_INVOCATION = 1 / 1e6;
+/** Step Functions Standard workflows, per state transition beyond the 4,000 free. aws.amazon.com/step-functions/pricing */
+export const STEP_FUNCTIONS_USD_PER_STATE_TRANSITION = 0.025 / 1000;
 /** CloudWatch Logs ingestion (standard class), which the function's logs and EMF metrics go through. aws.amazon.com/cloudwatch/pricing */
 export const CLOUDWATCH_LOGS_USD_PER_GB = 0.5;
 /** CloudWatch Logs storage (archived, compressed), per GB-month. aws.amazon.com/cloudwatch/pricing */

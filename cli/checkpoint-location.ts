@@ -9,6 +9,8 @@ import {
   type CheckpointBackend,
   type CheckpointStore,
   localCheckpointBackend,
+  type ShardIdentity,
+  UNSHARDED,
 } from '../core/index.js';
 import { CliUsageError } from './cli-usage-error.js';
 
@@ -33,10 +35,16 @@ export function withLocationOptions(command: Command): Command {
     .option('--region <region>', 'AWS region (default: the SDK settings)');
 }
 
-/** The checkpoint the options name, for commands that read only the checkpoint (status, history). */
-export async function openCheckpointStore(options: LocationOptions): Promise<CheckpointStore> {
+/**
+ * The checkpoint the options name, for commands that read only the checkpoint (status, history):
+ * the query's, or one shard's of a query that runs as shards.
+ */
+export async function openCheckpointStore(
+  options: LocationOptions,
+  shard: ShardIdentity = UNSHARDED,
+): Promise<CheckpointStore> {
   if (localDirectory(options) !== undefined || options.bucket !== undefined) {
-    return (await openCheckpointBackend(options)).checkpoint;
+    return (await openCheckpointBackend(options, shard)).checkpoint;
   }
   const { table, queryId } = deployedQuery(options);
   const [{ DynamoDbCheckpointStore }, { DynamoDBClient }] = await Promise.all([
@@ -47,13 +55,17 @@ export async function openCheckpointStore(options: LocationOptions): Promise<Che
     client: new DynamoDBClient(options.region === undefined ? {} : { region: options.region }),
     tableName: table,
     queryId,
+    shard,
   });
 }
 
 /** The checkpoint and state files the options name, for commands that read state (state, replay). */
-export async function openCheckpointBackend(options: LocationOptions): Promise<CheckpointBackend> {
+export async function openCheckpointBackend(
+  options: LocationOptions,
+  shard: ShardIdentity = UNSHARDED,
+): Promise<CheckpointBackend> {
   const directory = localDirectory(options);
-  if (directory !== undefined) return localCheckpointBackend(directory);
+  if (directory !== undefined) return localCheckpointBackend(directory, shard);
   const { table, queryId } = deployedQuery(options);
   if (options.bucket === undefined) {
     throw new CliUsageError("reading a deployed query's state needs its bucket: add --bucket B");
@@ -64,6 +76,7 @@ export async function openCheckpointBackend(options: LocationOptions): Promise<C
     queryId,
     bucket: options.bucket,
     prefix: options.prefix,
+    shard,
     ...(options.region === undefined ? {} : { region: options.region }),
   });
 }

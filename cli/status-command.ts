@@ -2,15 +2,24 @@
  * `sluice status`: what a query's checkpoint says about it (core/streaming/checkpoint-status.ts),
  * for a local checkpoint directory or a deployed query's DynamoDB checkpoint: the last committed
  * batch, the watermark, the lease holder, a batch planned but not committed, the source lag and
- * the last batch's progress.
+ * the last batch's progress. For a query that runs as shards (its checkpoint records a parallelism
+ * above 1), one row per shard (last batch, watermark, lease holder, lag) and the query watermark.
  */
 import type { Command } from 'commander';
-import { checkpointStatus, type CheckpointStatus, progressLine } from '../core/index.js';
+import {
+  checkpointStatus,
+  type CheckpointStatus,
+  progressLine,
+  shardedQueryStatus,
+  type ShardedQueryStatus,
+} from '../core/index.js';
 import {
   type LocationOptions,
   openCheckpointStore,
   withLocationOptions,
 } from './checkpoint-location.js';
+import { nonNegativeInteger } from './integer-option.js';
+import { textTable } from './text-table.js';
 
 /** Adds `status` to the program. */
 export function addStatusCommand(program: Command): void {
@@ -20,12 +29,46 @@ export function addStatusCommand(program: Command): void {
       .description("show a query's last committed batch, watermark, lease, lag and last progress"),
   )
     .option('--json', 'print the status as JSON')
-    .action(async (options: LocationOptions & { json?: boolean }) => {
-      const status = await checkpointStatus(await openCheckpointStore(options));
-      process.stdout.write(
-        options.json ? `${JSON.stringify(status, null, 2)}\n` : statusText(status),
-      );
+    .option(
+      '--idle-timeout-ms <ms>',
+      'a shard that read no input this long before the latest one is left out of the query watermark',
+      nonNegativeInteger,
+    )
+    .action(async (options: LocationOptions & { json?: boolean; idleTimeoutMs?: number }) => {
+      const query = await openCheckpointStore(options);
+      const sharded = await shardedQueryStatus(query, {
+        shardCheckpoint: (shard) => openCheckpointStore(options, shard),
+        ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+      });
+      const status = sharded ?? (await checkpointStatus(query));
+      const text = sharded ? shardedText(sharded) : statusText(status as CheckpointStatus);
+      process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : text);
     });
+}
+
+/** A sharded query's status: the query watermark, then one row per shard. */
+function shardedText(s: ShardedQueryStatus): string {
+  const idle =
+    s.idleShards.length === 0 ? '' : ` (idle, left out: shards ${s.idleShards.join(', ')})`;
+  const table = textTable(s.shards, [
+    { name: 'shard', type: 'BIGINT', value: (r) => r.shard },
+    { name: 'last batch', type: 'BIGINT', value: (r) => r.status?.lastCommittedBatch },
+    { name: 'watermark', type: 'STRING', value: (r) => r.status?.nextWatermark },
+    {
+      name: 'lease holder',
+      type: 'STRING',
+      value: (r) => (r.status ? leaseText(r.status) : 'not started'),
+    },
+    {
+      name: 'lag',
+      type: 'BIGINT',
+      value: (r) =>
+        r.status && r.status.sourceLag.length > 0
+          ? r.status.sourceLag.reduce((n, l) => n + l.lag, 0)
+          : undefined,
+    },
+  ]);
+  return `parallelism: ${s.parallelism}\nquery watermark: ${s.queryWatermark ?? 'none'}${idle}\n${table}`;
 }
 
 /** The status as lines of `name: value`. */

@@ -152,3 +152,23 @@ export class ParseError extends AnalysisError {
     super(message, options);
   }
 }
+
+/**
+ * A query restarted on its checkpoint with a different parallelism (shard count) than the one the
+ * checkpoint was created with: each shard's state holds only its share of the keys, so the shards of
+ * a new count would miss state.
+ */
+export class ParallelismChangedError extends CheckpointError {
+  /** The parallelism the checkpoint records. */
+  readonly recordedParallelism: number;
+  /** The parallelism the query was started with. */
+  readonly requestedParallelism: number;
+
+  constructor(location: string, recorded: number, requested: number) {
+    super(
+      `The checkpoint at ${location} was created with parallelism ${recorded}, but the query was started with parallelism ${requested}. State cannot be redistributed between shards yet: start it again with parallelism ${recorded}, or run it with parallelism ${requested} under a new query id (or checkpoint location), which reprocesses the source from its starting offsets.`,
+    );
+    this.recordedParallelism = recorded;
+    this.requestedParallelism = requested;
+  }
+}

@@ -128,6 +128,7 @@ export {
   ExecutionError,
   InputLimitError,
   InvalidOptionError,
+  ParallelismChangedError,
   ParseError,
   SinkError,
   SluiceError,
@@ -249,6 +250,24 @@ export { FileCheckpointStore } from './checkpoint/file-checkpoint-store.js';
 export { localCheckpointBackend } from './checkpoint/local-checkpoint-backend.js';
 export { DEFAULT_HISTORY_LENGTH, progressHistory } from './streaming/progress-history.js';
 export { checkpointStatus, type CheckpointStatus } from './streaming/checkpoint-status.js';
+export {
+  describeShard,
+  type ShardIdentity,
+  UNSHARDED,
+  validateShardIdentity,
+} from './checkpoint/shard-identity.js';
+export {
+  DEFAULT_SHARD_IDLE_TIMEOUT_MS,
+  type QueryWatermark,
+  queryWatermark,
+  readShardWatermark,
+  type ShardWatermark,
+} from './streaming/query-watermark.js';
+export {
+  shardedQueryStatus,
+  type ShardedQueryStatus,
+  type ShardedStatusOptions,
+} from './streaming/sharded-query-status.js';
 export { validateKeyPrefix, validateQueryId } from './checkpoint/checkpoint-identifiers.js';
 export {
   type ReferenceEncoding,

@@ -2,7 +2,9 @@
  * The function's access to its own checkpoint, and to nobody else's: many queries may share one
  * table and one bucket, so the table grant holds only for items whose partition key is
  * `query#<queryId>` (the `dynamodb:LeadingKeys` condition), and the bucket grant only under
- * `<statePrefix>/<queryId>/`. The L2 grants (`grantReadWriteData`, `grantReadWrite`) cannot express
+ * `<statePrefix>/<queryId>/`. A query that runs as shards also has one item collection per shard,
+ * `query#<queryId>#<stage>#<shard>`, matched by `query#<queryId>#*`: a query id holds no '#', so the
+ * pattern matches no other query's items. The L2 grants (`grantReadWriteData`, `grantReadWrite`) cannot express
  * either restriction, so the statements are written out.
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -30,19 +32,22 @@ export function checkpointPartitionKey(queryId: string): string {
   return `query#${queryId}`;
 }
 
-/** Grants `role` the items of `queryId` in the checkpoint table. */
+/** Grants `role` the items of `queryId` (and of its shards, when `parallelism` exceeds 1) in the checkpoint table. */
 export function grantCheckpointItems(
   role: iam.Role,
   table: dynamodb.ITable,
   queryId: string,
+  parallelism = 1,
 ): void {
+  const own = checkpointPartitionKey(queryId);
   role.addToPrincipalPolicy(
     new iam.PolicyStatement({
       actions: [...CHECKPOINT_TABLE_ACTIONS],
       resources: [table.tableArn],
-      conditions: {
-        'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [checkpointPartitionKey(queryId)] },
-      },
+      conditions:
+        parallelism === 1
+          ? { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [own] } }
+          : { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [own, `${own}#*`] } },
     }),
   );
   table.encryptionKey?.grantEncryptDecrypt(role);

@@ -37,6 +37,8 @@ export interface ClickstreamStackProps extends StackProps {
   readonly mskClusterArn: string;
   /** The VPC to reach private brokers. @default no VPC (brokers with public access) */
   readonly network?: ExistingNetwork;
+  /** How many shards the query runs as (docs/scale-out.md); at most the topic's partitions. @default 1 */
+  readonly parallelism?: number;
   /** The function entry. @default CLICKSTREAM_ENTRY */
   readonly entry?: string;
 }
@@ -82,6 +84,7 @@ export class ClickstreamStack extends Stack {
       },
       sink: { kind: 'delta', bucket: this.lakeBucket.bucketName, path: CLICK_COUNTS_PATH },
       mskClusterArn: props.mskClusterArn,
+      ...(props.parallelism === undefined ? {} : { parallelism: props.parallelism }),
       ...(props.network ? this.networkProps(props.network) : {}),
     });
   }

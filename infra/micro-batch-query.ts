@@ -13,6 +13,12 @@
  * Reserved concurrency 1 keeps a second copy of the query from starting while one runs; the lease
  * would make it harmless, but it would still cost an invocation. A missed tick is not retried, by the
  * scheduler or by Lambda, because the next tick runs the same next batch.
+ *
+ * With `parallelism: N` above 1 the query runs as N shards (docs/scale-out.md): one schedule per
+ * shard, each invoking the function with `{"shard": i}`, reserved concurrency N, and the checkpoint
+ * grant covering the query's item collection and its shards' (`query#<queryId>#*`). One schedule per
+ * shard rather than a Step Functions Distributed Map: cheaper, and one shard failing stops no other
+ * (infra/README.md).
  */
 import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -64,6 +70,13 @@ export interface MicroBatchQueryProps {
    * the minute). @default Duration.minutes(1)
    */
   readonly triggerInterval?: Duration;
+  /**
+   * How many shards the query runs as, each reading its share of the source's partitions (Kafka
+   * partition p goes to shard p mod N; files by a hash of their key) with its own checkpoint items
+   * and state prefix. At most the Kafka topic's partitions, or shards sit idle. Fixed by the query's
+   * first run: a deployment with another value is refused by the function. @default 1
+   */
+  readonly parallelism?: number;
   /** The function's memory in MB (CPU grows with it). @default 1024 */
   readonly memorySize?: number;
   /**
@@ -142,8 +155,10 @@ export class MicroBatchQuery extends Construct {
   readonly role: iam.Role;
   /** Failed invocations, expired ticks and undeliverable schedule events. */
   readonly deadLetterQueue: sqs.Queue;
-  /** The schedule that triggers the function. */
+  /** The schedule that triggers the function (shard 0's, when the query runs as shards). */
   readonly schedule: scheduler.Schedule;
+  /** One schedule per shard, in shard order (the one `schedule` of an unsharded query). */
+  readonly schedules: readonly scheduler.Schedule[];
   /** The trigger interval and the schedule's period. */
   readonly trigger: TriggerSchedule;
   /** The recommended alarms. */
@@ -162,7 +177,14 @@ export class MicroBatchQuery extends Construct {
     this.deadLetterQueue = this.createDeadLetterQueue();
     this.role = this.createRole(settings, props);
     this.fn = this.createFunction(settings, props);
-    this.schedule = this.createSchedule(settings.queryId);
+    const scheduleRole = this.createScheduleRole();
+    this.schedules =
+      settings.parallelism === 1
+        ? [this.createSchedule('Schedule', settings.queryId, scheduleRole)]
+        : Array.from({ length: settings.parallelism }, (_, shard) =>
+            this.createSchedule(`ShardSchedule${shard}`, settings.queryId, scheduleRole, shard),
+          );
+    this.schedule = this.schedules[0];
     this.alarms = new MicroBatchAlarms(this, 'Alarms', {
       enabled: props.enabledAlarms ?? defaultAlarms(props.source.kind),
       queryId: settings.queryId,
@@ -206,7 +228,7 @@ export class MicroBatchQuery extends Construct {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Sluice micro-batch query ${settings.queryId}`,
     });
-    grantCheckpointItems(role, this.checkpointTable, settings.queryId);
+    grantCheckpointItems(role, this.checkpointTable, settings.queryId, settings.parallelism);
     grantStateObjects(role, this.stateBucket, settings.statePrefix, settings.queryId);
     grantSourceRead(role, settings.source, settings.queryId, props);
     grantSinkWrite(role, settings.sink, props);
@@ -241,7 +263,7 @@ export class MicroBatchQuery extends Construct {
       timeout: settings.timeout,
       role: this.role,
       logGroup,
-      reservedConcurrentExecutions: 1,
+      reservedConcurrentExecutions: settings.parallelism,
       deadLetterQueue: this.deadLetterQueue,
       retryAttempts: 0,
       maxEventAge: settings.maxEventAge,
@@ -274,6 +296,7 @@ export class MicroBatchQuery extends Construct {
       [ENV.source]: stack.toJsonString(settings.source),
       [ENV.sink]: stack.toJsonString(settings.sink),
       [ENV.detailedMetrics]: String(settings.detailedMetrics),
+      ...(settings.parallelism === 1 ? {} : { [ENV.parallelism]: String(settings.parallelism) }),
       // the bundle ships its source map so that stack traces in the log name the TypeScript source
       NODE_OPTIONS: '--enable-source-maps',
     };
@@ -281,20 +304,28 @@ export class MicroBatchQuery extends Construct {
 
   /**
    * The schedule: a fixed rate with no flexible window, so batches start on time; no retries and a
-   * one-minute event age, since the next tick runs the same batch.
+   * one-minute event age, since the next tick runs the same batch. A shard's schedule names its
+   * shard in the event.
    */
-  private createSchedule(queryId: string): scheduler.Schedule {
-    return new scheduler.Schedule(this, 'Schedule', {
-      description: `Triggers Sluice query ${queryId} every ${this.trigger.scheduleInterval.toHumanString()}`,
+  private createSchedule(
+    id: string,
+    queryId: string,
+    role: iam.Role,
+    shard?: number,
+  ): scheduler.Schedule {
+    const which = shard === undefined ? '' : ` shard ${shard}`;
+    return new scheduler.Schedule(this, id, {
+      description: `Triggers Sluice query ${queryId}${which} every ${this.trigger.scheduleInterval.toHumanString()}`,
       schedule: scheduler.ScheduleExpression.rate(this.trigger.scheduleInterval),
       timeWindow: scheduler.TimeWindow.off(),
       target: new targets.LambdaInvoke(this.fn, {
-        role: this.createScheduleRole(),
+        role,
         retryAttempts: 0,
         maxEventAge: Duration.minutes(1),
         deadLetterQueue: this.deadLetterQueue,
         input: scheduler.ScheduleTargetInput.fromObject({
           queryId,
+          ...(shard === undefined ? {} : { shard }),
           scheduledTime: scheduler.ContextAttribute.scheduledTime,
         }),
       }),

@@ -28,6 +28,8 @@ export interface MicroBatchSettings {
   readonly detailedMetrics: boolean;
   /** How long Lambda keeps an invocation waiting behind a running one: at most one period. */
   readonly maxEventAge: Duration;
+  /** How many shards the query runs as. */
+  readonly parallelism: number;
 }
 
 const MAX_TIMEOUT = Duration.minutes(15);
@@ -55,7 +57,24 @@ export function resolveSettings(props: MicroBatchQueryProps): MicroBatchSettings
     noBatchTriggers: checkNoBatchTriggers(props.noBatchTriggers ?? 5, trigger.scheduleInterval),
     detailedMetrics: props.detailedMetrics ?? props.dashboard ?? false,
     maxEventAge: minDuration(trigger.scheduleInterval, MAX_LAMBDA_EVENT_AGE),
+    parallelism: checkParallelism(props.parallelism ?? 1),
   };
+}
+
+/**
+ * At most this many shards: each is one schedule and one concurrent function (an account's default
+ * Lambda concurrency is 1,000, and its default quota of schedules a million).
+ */
+const MAX_PARALLELISM = 500;
+
+/** A whole number of shards, from 1 to MAX_PARALLELISM. */
+function checkParallelism(parallelism: number): number {
+  if (!Number.isInteger(parallelism) || parallelism < 1 || parallelism > MAX_PARALLELISM) {
+    throw new InvalidOptionError(
+      `parallelism ${parallelism} is invalid: use a whole number of shards from 1 to ${MAX_PARALLELISM}, at most the source's partitions (docs/scale-out.md).`,
+    );
+  }
+  return parallelism;
 }
 
 /** A lease under a second would lapse between the renewals of a live batch. */

@@ -69,7 +69,7 @@ export class DataStreamWriter {
     return this;
   }
 
-  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, minBatchesToRetain, inlineStateMaxBytes, and the sink's (e.g. console's numRows/truncate). */
+  /** An option: checkpointLocation, numStatePartitions, snapshotInterval, minBatchesToRetain, inlineStateMaxBytes, parallelism, shard, and the sink's (e.g. console's numRows/truncate). */
   option(key: string, value: OptionValue): this {
     this.options.set(key.toLowerCase(), value);
     return this;

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { localCheckpointBackend } from '../checkpoint/local-checkpoint-backend.js';
+import { type ShardIdentity, validateShardIdentity } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
@@ -139,9 +140,10 @@ function inlineStateMaxBytesOption(value: OptionValue | undefined): number | und
 /**
  * The local directory checkpoint of option checkpointLocation. Without the option, a sink given as
  * an object needs one (its output outlives the process); a format's sink gets a temporary directory,
- * made when the query starts.
+ * made when the query starts. Options parallelism and shard make it one shard's (docs/scale-out.md).
  */
 function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
+  const shard = shardOptions(spec.options);
   const given = spec.options.get('checkpointlocation');
   if (given === undefined && spec.sink) {
     throw new InvalidOptionError(
@@ -153,6 +155,19 @@ function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
       given === undefined
         ? mkdtempSync(path.join(os.tmpdir(), 'sluice-checkpoint-'))
         : String(given);
-    return localCheckpointBackend(directory);
+    return localCheckpointBackend(directory, shard);
   };
+}
+
+/** Options parallelism (default 1) and shard (required with a parallelism above 1), checked. */
+function shardOptions(options: ReadonlyMap<string, OptionValue>): ShardIdentity {
+  const shards = positiveIntegerOption('parallelism', options.get('parallelism')) ?? 1;
+  const given = options.get('shard');
+  if (given === undefined && shards > 1) {
+    throw new InvalidOptionError(
+      `Option parallelism=${shards} needs option shard: the shard this query runs, from 0 to ${shards - 1}; start one query per shard.`,
+    );
+  }
+  const shard = given === undefined ? 0 : Number(given);
+  return validateShardIdentity({ stage: 0, shard, shards }, `Options parallelism and shard`);
 }

@@ -11,6 +11,8 @@ export const STREAMING_QUERY_OPTIONS: readonly string[] = [
   'snapshotInterval',
   'minBatchesToRetain',
   'inlineStateMaxBytes',
+  'parallelism',
+  'shard',
 ];
 
 /** Whether `key` (lower-cased, as the builders keep option names) is a streaming query's option. */

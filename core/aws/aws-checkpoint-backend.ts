@@ -2,11 +2,22 @@
  * The AWS checkpoint backend from configuration: offsets, commits and the lease in a DynamoDB table,
  * state files in an S3 bucket, both shared by many queries (each under its query id and key prefix).
  * Clients retry throttling and 5xx answers with the SDK's adaptive backoff.
+ *
+ * A shard of a query with parallelism above 1 has its own item collection (`query#<id>#<stage>#<shard>`)
+ * and state prefix (`<prefix>/<id>/stages/<stage>/shards/<shard>`); the query's own item collection
+ * keeps the metadata that records the parallelism. The unsharded query keeps the layout it always had.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { validateKeyPrefix, validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
+import {
+  isUnsharded,
+  type ShardIdentity,
+  shardStatePath,
+  UNSHARDED,
+  validateShardIdentity,
+} from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
 import { DynamoDbCheckpointStore } from './dynamodb-checkpoint-store.js';
 import { S3ObjectStore } from './s3-object-store.js';
@@ -25,6 +36,8 @@ export interface AwsCheckpointConfig {
   readonly region?: string;
   /** Attempts per request, with adaptive backoff for throttling and 5xx. @default 5 */
   readonly maxAttempts?: number;
+  /** The shard of the query this backend is for. @default the unsharded query */
+  readonly shard?: ShardIdentity;
   /** Clients to use instead of new ones (tests pass clients for local endpoints). */
   readonly clients?: { readonly dynamodb?: DynamoDBClient; readonly s3?: S3Client };
 }
@@ -42,15 +55,24 @@ export function awsCheckpointBackend(config: AwsCheckpointConfig): CheckpointBac
   };
   const s3 = config.clients?.s3 ?? new S3Client(retry);
   const dynamodb = config.clients?.dynamodb ?? new DynamoDBClient(retry);
-  const prefix = `${config.prefix ?? 'sluice'}/${config.queryId}`;
-  const stateObjects = new S3ObjectStore({ client: s3, bucket: config.bucket, prefix });
-  const checkpoint = new DynamoDbCheckpointStore({
-    client: dynamodb,
-    tableName: config.tableName,
-    queryId: config.queryId,
-    largeRecords: stateObjects,
-  });
-  return { checkpoint, stateObjects };
+  const shard = validateShardIdentity(config.shard ?? UNSHARDED, 'shard');
+  const queryPrefix = `${config.prefix ?? 'sluice'}/${config.queryId}`;
+  const checkpointOf = (identity: ShardIdentity) => {
+    const below = shardStatePath(identity);
+    const prefix = below === '' ? queryPrefix : `${queryPrefix}/${below}`;
+    const stateObjects = new S3ObjectStore({ client: s3, bucket: config.bucket, prefix });
+    const checkpoint = new DynamoDbCheckpointStore({
+      client: dynamodb,
+      tableName: config.tableName,
+      queryId: config.queryId,
+      shard: identity,
+      largeRecords: stateObjects,
+    });
+    return { checkpoint, stateObjects };
+  };
+  const own = checkpointOf(shard);
+  if (isUnsharded(shard)) return own;
+  return { ...own, shard, queryCheckpoint: checkpointOf(UNSHARDED).checkpoint };
 }
 
 function requireSetting(name: string, value: string | undefined): void {

@@ -1,6 +1,7 @@
 /**
  * The checkpoint in DynamoDB (docs/architecture.md section 3): one item collection per query, `pk =
- * query#<id>`.
+ * query#<id>`, or per shard of a query with parallelism above 1, `pk = query#<id>#<stage>#<shard>`
+ * (docs/scale-out.md), so that each shard's requests go to its own item collection.
  *
  *   sk = head            the last committed batch (its commit record), the lease (owner, expiry,
  *                        epoch) and the format version
@@ -65,6 +66,7 @@ import {
 } from '../checkpoint/checkpoint-record.js';
 import { resolveStoredReference } from '../checkpoint/stored-reference.js';
 import { validateQueryId } from '../checkpoint/checkpoint-identifiers.js';
+import { type ShardIdentity, shardKeySegments, UNSHARDED } from '../checkpoint/shard-identity.js';
 import { commitDecision } from '../checkpoint/commit-decision.js';
 import { leaseDecision, leaseRenewalDecision } from '../checkpoint/lease-decision.js';
 import { CheckpointError, ExecutionError, SluiceError } from '../errors.js';
@@ -80,6 +82,8 @@ export interface DynamoDbCheckpointOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
   readonly queryId: string;
+  /** The shard of the query whose checkpoint this is. @default the unsharded query */
+  readonly shard?: ShardIdentity;
   /** Where intents too large for an item go (e.g. the state bucket). */
   readonly largeRecords?: ObjectStore;
   /** Intents whose JSON exceeds this many bytes go to `largeRecords`. @default 64 KiB */
@@ -113,13 +117,17 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   readonly location: string;
   private readonly db: DynamoDBDocumentClient;
   private readonly pk: string;
+  /** The query id and the shard's key segments: what names this checkpoint among all others. */
+  private readonly scope: string;
   private readonly clock: () => number;
 
   constructor(private readonly options: DynamoDbCheckpointOptions) {
     this.db = DynamoDBDocumentClient.from(options.client, {
       marshallOptions: { removeUndefinedValues: true },
     });
-    this.pk = `query#${validateQueryId(options.queryId, "DynamoDbCheckpointStore option 'queryId'")}`;
+    const queryId = validateQueryId(options.queryId, "DynamoDbCheckpointStore option 'queryId'");
+    this.scope = [queryId, ...shardKeySegments(options.shard ?? UNSHARDED)].join('#');
+    this.pk = `query#${this.scope}`;
     this.location = `dynamodb://${options.tableName}/${this.pk}`;
     this.clock = options.clock ?? Date.now;
   }
@@ -406,7 +414,7 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
             },
           ];
     return new TransactWriteCommand({
-      ClientRequestToken: commitToken(this.options.queryId, commit.batchId, lease.epoch),
+      ClientRequestToken: commitToken(this.scope, commit.batchId, lease.epoch),
       TransactItems: [
         {
           Put: {
@@ -555,9 +563,12 @@ function commitKey(batchId: number): string {
   return `commit#${sortableId(batchId)}`;
 }
 
-/** At most 36 characters, the same for every retry of one commit and different for any other. */
-function commitToken(queryId: string, batchId: number, epoch: number): string {
-  return createHash('sha256').update(`${queryId}|${batchId}|${epoch}`).digest('hex').slice(0, 36);
+/**
+ * At most 36 characters, the same for every retry of one commit and different for any other: the
+ * scope tells shards apart, as DynamoDB remembers a token account-wide for ten minutes.
+ */
+function commitToken(scope: string, batchId: number, epoch: number): string {
+  return createHash('sha256').update(`${scope}|${batchId}|${epoch}`).digest('hex').slice(0, 36);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { Offset } from '../sources/source.js';
 import type { ObjectStore } from './object-store.js';
+import type { ShardIdentity } from './shard-identity.js';
 
 /** Format version of every checkpoint record this code writes. */
 export const CHECKPOINT_FORMAT_VERSION = 1;
@@ -16,6 +17,11 @@ export interface QueryMetadata {
   /** Describes the stateful operators and their keys; a restart with a different one is refused. */
   readonly planFingerprint: string;
   readonly numStatePartitions: number;
+  /**
+   * How many shards the query runs as (docs/scale-out.md); a restart with another count is refused.
+   * Absent: 1, as in every checkpoint of an unsharded query (which keeps its layout exactly).
+   */
+  readonly parallelism?: number;
 }
 
 /** The intent of batch N: exactly what it reads and under which clock and watermark, forever. */
@@ -75,6 +81,12 @@ export interface CommitRecord {
    * A backend may leave it out of copies of the commit it reads on every batch (DynamoDB's head).
    */
   readonly progress?: Readonly<Record<string, unknown>>;
+  /**
+   * The processing time (ms) of the last batch up to this one that read input: how the query
+   * watermark tells an idle shard (query-watermark.ts). Written by shards of a query with parallelism
+   * above 1 only; absent in an unsharded query's records, as before shards existed.
+   */
+  readonly lastInputAtMs?: number;
 }
 
 /** The batch whose state manifest a commit names: its own, unless it changed no state. */
@@ -166,8 +178,15 @@ export interface CheckpointStore {
   forgetBatchesBefore?(batchId: number): Promise<number>;
 }
 
-/** Where a query keeps its checkpoint and its state files. */
+/** Where a query (or one shard of it) keeps its checkpoint and its state files. */
 export interface CheckpointBackend {
   readonly checkpoint: CheckpointStore;
   readonly stateObjects: ObjectStore;
+  /** Which shard of the query `checkpoint` belongs to. @default the unsharded query */
+  readonly shard?: ShardIdentity;
+  /**
+   * The checkpoint of the query as a whole, whose metadata records its parallelism, when
+   * `checkpoint` is one shard's. @default `checkpoint` (the unsharded query's is the query's)
+   */
+  readonly queryCheckpoint?: CheckpointStore;
 }

@@ -22,7 +22,10 @@
  *   tools that watch its lag. Best effort and bounded (2 s): a failed or timed-out copy is reported
  *   in the batch's progress (metric `offsetsCommittedToGroup` 0 and a warning) and never fails the
  *   batch; the checkpoint stays the only truth about what was read.
+ * - In shard i of a query with parallelism N, the source reads only the partitions p with
+ *   p mod N = i (shard-partitions.ts); everything above applies to those alone.
  */
+import { type ShardIdentity, UNSHARDED } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError, SourceError } from '../errors.js';
 import type { RecordedInitialOffset } from '../sources/recorded-initial-offset.js';
 import type { Offset, PlanningContext, Source, SourceContext } from '../sources/source.js';
@@ -49,6 +52,7 @@ import {
   type TopicPartition,
 } from './partition-offsets.js';
 import { readOffsetRanges } from './read-offset-ranges.js';
+import { shardPartitions } from './shard-partitions.js';
 
 /**
  * How long the copy of a batch's end offsets to the consumer group may take (at most the API
@@ -63,6 +67,9 @@ export type KafkaReaderFactory = (options: KafkaSourceOptions) => KafkaPartition
 export class KafkaSource implements Source {
   readonly schema: StructType;
   readonly description: string;
+  readonly splitsAcrossShards = true;
+  /** The shard of the query this source reads for: partition p when p mod shards is its shard. */
+  private readonly shard: ShardIdentity;
   private readonly initial: RecordedInitialOffset<PartitionOffsets>;
   private reader: KafkaPartitionReader | undefined;
   /** The range the source read last (its JSON) and the offsets it found lost there. */
@@ -88,6 +95,7 @@ export class KafkaSource implements Source {
       );
     }
     this.schema = kafkaSchema(options.includeHeaders);
+    this.shard = context.shard ?? UNSHARDED;
     this.groupId = options.commitOffsetsToGroup
       ? (options.groupId ?? (context.queryId && queryGroupId(context.queryId)))
       : undefined;
@@ -240,7 +248,7 @@ export class KafkaSource implements Source {
    */
   private async pendingOffsets(from: PartitionOffsets) {
     const reader = this.connection();
-    const partitions = await subscribedPartitions(this.options.subscription, reader);
+    const partitions = await this.partitions(reader);
     const bounds = await reader.offsetBounds(partitions);
     this.checkNoneGone(from, partitions);
     const { failOnDataLoss } = this.options;
@@ -309,9 +317,17 @@ export class KafkaSource implements Source {
     };
   }
 
+  /** The subscribed partitions this source's shard reads. */
+  private async partitions(reader: KafkaPartitionReader): Promise<TopicPartition[]> {
+    return shardPartitions(
+      await subscribedPartitions(this.options.subscription, reader),
+      this.shard,
+    );
+  }
+
   /** The initial offsets: startingOffsets (or a starting timestamp) in every partition read now. */
   private async startingOffsets(reader: KafkaPartitionReader): Promise<PartitionOffsets> {
-    const partitions = await subscribedPartitions(this.options.subscription, reader);
+    const partitions = await this.partitions(reader);
     return resolveOffsetSpec(
       this.options.startingOffsets,
       partitions,

@@ -23,8 +23,12 @@
  * files under the root per planning. With `incrementalListing`, listing continues after the greatest
  * path admitted, costing requests for new files only, for roots whose paths grow with time (dated
  * prefixes such as `2026/05/01/...`, ULIDs): a file whose path sorts before that path is never read.
+ *
+ * In a shard of a query with parallelism above 1, the source sees only the listed files whose path
+ * hashes to its shard (file-shard.ts); every step above applies to those alone.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
+import { type ShardIdentity, UNSHARDED } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
 import { type FileFormat, type FileReadOptions, parseDataChunks } from '../io/data-files.js';
 import { fileNameOf, type FileNameFilter, pathGlobFilter } from '../io/path-glob-filter.js';
@@ -35,6 +39,7 @@ import { withCountedSize } from './counted-size.js';
 import { type AdmissionLimits, type AdmissionOrder, admitFiles } from './file-admission.js';
 import { comparePaths, type FileListing, type ListedFile } from './file-listing.js';
 import { type FileSourceOffset, fileSourceOffset } from './file-source-offset.js';
+import { readsFile } from './file-shard.js';
 import { SeenFilesLog } from './seen-files-log.js';
 import type { Offset, PlanningContext, Source, SourceContext } from './source.js';
 
@@ -76,6 +81,9 @@ export interface FileStreamOptions extends AdmissionLimits {
 export class FileStreamSource implements Source {
   readonly schema: StructType;
   readonly description: string;
+  readonly splitsAcrossShards = true;
+  /** The shard of the query this source reads for: the files whose path hashes to it. */
+  private readonly shard: ShardIdentity;
   private readonly lists: AdmissionFileLists;
   private readonly seenLog: SeenFilesLog;
   private readonly order: AdmissionOrder;
@@ -97,6 +105,7 @@ export class FileStreamSource implements Source {
       );
     }
     this.schema = options.read.schema;
+    this.shard = context.shard ?? UNSHARDED;
     this.selected =
       options.pathGlobFilter === undefined ? () => true : pathGlobFilter(options.pathGlobFilter);
     this.order = options.incrementalListing
@@ -170,6 +179,7 @@ export class FileStreamSource implements Source {
     return (await this.options.files.list(startAfter)).filter(
       (f) =>
         this.selected(fileNameOf(f.path)) &&
+        readsFile(this.shard, f.path) &&
         seen.isNew(f) &&
         (available === undefined || available.has(f.path)),
     );

@@ -4,6 +4,7 @@
  * range again must return the same rows: that is what makes a re-run batch compute the same result.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
+import type { ShardIdentity } from '../checkpoint/shard-identity.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 
@@ -20,6 +21,12 @@ export interface SourceContext {
    * offsets it started from.
    */
   readonly metadataStore?: ObjectStore;
+  /**
+   * The shard of the query this execution is (core/checkpoint/shard-identity.ts): a source that
+   * splits (`splitsAcrossShards`) reads only its share of the partitions or files. Absent: the one
+   * shard of an unsharded query, which reads everything.
+   */
+  readonly shard?: ShardIdentity;
 }
 
 /**
@@ -46,6 +53,12 @@ export interface Source {
   readonly schema: StructType;
   /** A short description for progress reports (e.g. `MemoryStream[events]`, `FileSource[/data/in]`). */
   readonly description: string;
+  /**
+   * True when the source reads only the share of `SourceContext.shard` (Kafka partitions, files by
+   * path hash), so a query over it may run as several shards; a query whose sources do not split is
+   * refused a parallelism above 1.
+   */
+  readonly splitsAcrossShards?: boolean;
   /**
    * The offset up to which the next batch should read, starting after `start` (undefined: from the
    * beginning), with the source's admission limits applied (maxFilesPerTrigger, ...). Returns `start`

@@ -37,6 +37,7 @@ import {
   type QueryMetadata,
 } from '../checkpoint/checkpoint-store.js';
 import { PrefixedObjectStore } from '../checkpoint/prefixed-object-store.js';
+import { isUnsharded, type ShardIdentity, UNSHARDED } from '../checkpoint/shard-identity.js';
 import { CheckpointError } from '../errors.js';
 import type {
   BatchCounters,
@@ -78,6 +79,7 @@ import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
+import { checkParallelism, checkShardable, claimParallelism } from './query-parallelism.js';
 import {
   type DurationBreakdown,
   eventTimeText,
@@ -168,6 +170,7 @@ export class MicroBatchExecution {
   /** Every state store of every stateful operator. */
   private readonly storeIds: readonly StateStoreId[];
   private readonly clock: () => number;
+  private readonly shard: ShardIdentity;
   private cache: CachedState | undefined;
   private lease: Lease | undefined;
   private lastCommittedIntent: OffsetIntent | undefined;
@@ -191,10 +194,12 @@ export class MicroBatchExecution {
       (n): n is StreamingRelation => n.kind === 'streamingRelation',
     );
     this.relations = nodes.filter((n): n is Relation => n.kind === 'relation');
+    this.shard = options.shard ?? UNSHARDED;
     this.sources = this.streamingRelations.map((r, i) =>
       r.source({
         queryId,
         metadataStore: new PrefixedObjectStore(options.stateObjects, `sources/${i}/`),
+        shard: this.shard,
       }),
     );
     this.clock = options.clock ?? Date.now;
@@ -218,18 +223,26 @@ export class MicroBatchExecution {
   static async start(options: MicroBatchExecutionOptions): Promise<MicroBatchExecution> {
     const plans = new BatchPlans(options.plan);
     const fingerprint = planFingerprint(options.plan, options.numStatePartitions);
+    const shard = options.shard ?? UNSHARDED;
+    checkShardable(shard, options.plan, options.outputMode);
+    const plan = { planFingerprint: fingerprint, numStatePartitions: options.numStatePartitions };
+    if (!isUnsharded(shard)) {
+      await claimParallelism(options.queryCheckpoint ?? options.checkpoint, shard.shards, plan);
+    }
     let metadata = await options.checkpoint.getMetadata();
     if (!metadata) {
       const fresh: QueryMetadata = {
         formatVersion: CHECKPOINT_FORMAT_VERSION,
+        // each shard its own: sinks make their writes idempotent per (query id, batch id)
         queryId: randomUUID(),
-        planFingerprint: fingerprint,
-        numStatePartitions: options.numStatePartitions,
+        ...plan,
+        ...(isUnsharded(shard) ? {} : { parallelism: shard.shards }),
       };
       // Create-if-absent: when another start created the checkpoint first, its metadata stands.
       const created = await options.checkpoint.createMetadata(fresh);
       metadata = created.kind === 'created' ? fresh : created.metadata;
     }
+    checkParallelism(metadata, shard.shards, options.checkpoint.location);
     checkPlanFingerprint(
       metadata.planFingerprint,
       options.plan,
@@ -657,6 +670,7 @@ export class MicroBatchExecution {
         intent.watermarkMicros,
       ),
       progress: storedProgress(progress),
+      ...(isUnsharded(this.shard) ? {} : { lastInputAtMs: lastInputAt(intent, head, progress) }),
     };
   }
 
@@ -864,4 +878,13 @@ function customMetrics(op: StatefulOperator, counters: BatchCounters | undefined
   return {
     customMetrics: Object.fromEntries(op.customMetricNames.map((n) => [n, counters?.[n] ?? 0])),
   };
+}
+
+/** When the shard last read input: this batch's time if it read any, else what the head says. */
+function lastInputAt(
+  intent: OffsetIntent,
+  head: CommitRecord | undefined,
+  progress: StreamingQueryProgress,
+): number | undefined {
+  return progress.numInputRows > 0 ? intent.batchTimestampMs : head?.lastInputAtMs;
 }

@@ -36,6 +36,14 @@ export const STREAMING_QUERY: OptionDescriptions = {
     does: 'The most bytes of compressed state changes a commit carries; larger changes go to state files, and 0 keeps state in files only.',
     default: '32 KiB',
   },
+  parallelism: {
+    does: "How many shards the query runs as, each reading its share of the source's partitions or files with its own checkpoint below `checkpointLocation` ([scale-out](scale-out.md)); fixed by the query's first run.",
+    default: '1',
+  },
+  shard: {
+    does: 'Which shard this query is, from 0 to parallelism - 1; required with a parallelism above 1.',
+    default: '0',
+  },
 };
 
 /** `read` and `readStream` on the file formats (json, csv, parquet, text). */

@@ -23,6 +23,8 @@ export const ENV = {
   s3ForcePathStyle: 'SLUICE_S3_FORCE_PATH_STYLE',
   detailedMetrics: 'SLUICE_DETAILED_METRICS',
   inlineStateMaxBytes: 'SLUICE_INLINE_STATE_MAX_BYTES',
+  parallelism: 'SLUICE_PARALLELISM',
+  shard: 'SLUICE_SHARD',
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
@@ -173,6 +175,13 @@ export interface MicroBatchConfig {
    * keeps state in S3 objects only. Absent: the writer's default.
    */
   readonly inlineStateMaxBytes?: number;
+  /** How many shards the query runs as (docs/scale-out.md). @default 1 */
+  readonly parallelism: number;
+  /**
+   * The shard every invocation of this function runs, when the function serves one shard only;
+   * absent, each invocation's event names its shard (`{"shard": i}`), as the construct sends it.
+   */
+  readonly shard?: number;
 }
 
 /**
@@ -208,7 +217,26 @@ export function readConfiguration(
     ...(env[ENV.inlineStateMaxBytes]?.trim()
       ? { inlineStateMaxBytes: integerSetting(env, ENV.inlineStateMaxBytes, 0) }
       : {}),
+    ...shardSettings(env),
   };
+}
+
+/** SLUICE_PARALLELISM (at least 1) and SLUICE_SHARD (below it), when given. */
+function shardSettings(
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<MicroBatchConfig, 'parallelism' | 'shard'> {
+  const parallelism = integerSetting(env, ENV.parallelism, 1);
+  if (parallelism < 1) {
+    throw new InvalidOptionError(`${ENV.parallelism}='${parallelism}' must be at least 1.`);
+  }
+  if (!env[ENV.shard]?.trim()) return { parallelism };
+  const shard = integerSetting(env, ENV.shard, 0);
+  if (shard >= parallelism) {
+    throw new InvalidOptionError(
+      `${ENV.shard}='${shard}' must be below ${ENV.parallelism} (${parallelism}): shards are numbered from 0.`,
+    );
+  }
+  return { parallelism, shard };
 }
 
 function required(env: Readonly<Record<string, string | undefined>>, key: string): string {

@@ -10,6 +10,7 @@
  *   and abandons, before its commit, a batch that still overruns;
  * - with a trigger interval shorter than the schedule, it runs a batch every interval until the
  *   schedule's period is over, so a one-minute schedule drives a ten-second trigger.
+ * A query with parallelism above 1 runs the shard the event names (`{"shard": i}`, invocation-shard.ts).
  * Another invocation holding the query, or committing first, is a normal outcome: logged and
  * returned. Any other error fails the invocation (Lambda then retries it or sends it to the
  * dead-letter queue); the checkpoint makes the next attempt re-run the batch exactly. A damaged
@@ -20,6 +21,7 @@ import { awsKafkaCredentials, useKafkaCredentials } from '../../core/aws/index.j
 import type { InvocationStop } from '../../core/index.js';
 import { type AwsClients, createAwsClients } from './aws-clients.js';
 import { readConfiguration } from './configuration.js';
+import { invocationShard } from './invocation-shard.js';
 import { FunctionObservability } from './observability.js';
 import type { QueryModule } from './query-module.js';
 import { QueryRuntime } from './query-runtime.js';
@@ -72,14 +74,18 @@ export function microBatchHandler(
   return async (event, context) => {
     observability.beginInvocation(context, event);
     try {
-      const result = await runtime.runInvocation({
-        remainingMs: () => context.getRemainingTimeInMillis(),
-        safetyMarginMs: config.safetyMarginMs,
-        triggerIntervalMs: config.triggerIntervalMs,
-        runForMs: config.scheduleIntervalMs,
-        log: (entry) => observability.log(entry),
-        onProgress: (progress) => observability.recordBatch(progress),
-      });
+      const shard = invocationShard(event, config);
+      const result = await runtime.runInvocation(
+        {
+          remainingMs: () => context.getRemainingTimeInMillis(),
+          safetyMarginMs: config.safetyMarginMs,
+          triggerIntervalMs: config.triggerIntervalMs,
+          runForMs: config.scheduleIntervalMs,
+          log: (entry) => observability.log(entry),
+          onProgress: (progress) => observability.recordBatch(progress),
+        },
+        shard,
+      );
       observability.endInvocation(result);
       return {
         batchesCommitted: result.batches.length,

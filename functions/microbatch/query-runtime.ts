@@ -14,6 +14,11 @@
  * a batch that fails leaves the execution usable, since the engine drops the state that attempt
  * touched and the next attempt re-runs the batch from its intent.
  *
+ * A query with parallelism above 1 runs one shard per invocation (the event names it): the container
+ * keeps the execution of the shard it ran last, so a warm invocation of the same shard keeps its
+ * state, and one of another shard starts that shard's execution in its place (one shard's state in
+ * memory at a time, whatever the container served before).
+ *
  * The query's lease is short (SLUICE_LEASE_MS, 30 s by default) and renewed by the running batch at
  * every protocol step and during long ones, so an invocation that crashed (out of memory, a killed
  * container) holds the query for at most that long, not for the function's timeout; the fencing
@@ -27,6 +32,7 @@ import {
   InvalidOptionError,
   type MicroBatchExecution,
   runInvocation,
+  type ShardIdentity,
   SluiceSession,
 } from '../../core/index.js';
 import {
@@ -44,9 +50,12 @@ import { sinkWriterOptions } from './sink-writer-options.js';
 
 /** One container's query. */
 export class QueryRuntime {
-  private readonly query: CheckedStreamingQuery;
+  /** The query of one shard, built on that shard's checkpoint. */
+  private readonly queryOf: (shard: ShardIdentity) => CheckedStreamingQuery;
   private readonly leaseDurationMs: number;
-  private execution: Promise<MicroBatchExecution> | undefined;
+  /** The execution of the shard this container ran last. */
+  private running:
+    { readonly shard: number; readonly execution: Promise<MicroBatchExecution> } | undefined;
 
   constructor(config: MicroBatchConfig, queryModule: QueryModule, clients: AwsClients) {
     const session = new SluiceSession({
@@ -56,44 +65,58 @@ export class QueryRuntime {
     this.leaseDurationMs = config.leaseDurationMs;
     const input = fromSetting(ENV.source, () => sourceFrame(session, config.source, clients));
     const df = queryModule.query(input, session);
-    const backend = awsCheckpointBackend({
-      tableName: config.checkpointTable,
-      bucket: config.stateBucket,
-      queryId: config.queryId,
-      prefix: config.statePrefix,
-      clients,
-    });
-    this.query = fromSetting(ENV.sink, () => {
+    const backendOf = (shard: ShardIdentity) =>
+      awsCheckpointBackend({
+        tableName: config.checkpointTable,
+        bucket: config.stateBucket,
+        queryId: config.queryId,
+        prefix: config.statePrefix,
+        shard,
+        clients,
+      });
+    const sink = fromSetting(ENV.sink, () => {
       checkSinkColumns(config.sink, df.schema);
-      const sink = sinkWriterOptions(config.sink);
-      return df.writeStream
-        .format(sink.format)
-        .optionsFrom(sink.options)
-        .optionsFrom(
-          config.inlineStateMaxBytes === undefined
-            ? {}
-            : { inlineStateMaxBytes: config.inlineStateMaxBytes },
-        )
-        .outputMode(queryModule.outputMode)
-        .checkpoint(backend)
-        .queryName(config.queryId)
-        .check();
+      return sinkWriterOptions(config.sink);
     });
+    this.queryOf = (shard) =>
+      fromSetting(ENV.sink, () =>
+        df.writeStream
+          .format(sink.format)
+          .optionsFrom(sink.options)
+          .optionsFrom(
+            config.inlineStateMaxBytes === undefined
+              ? {}
+              : { inlineStateMaxBytes: config.inlineStateMaxBytes },
+          )
+          .outputMode(queryModule.outputMode)
+          .checkpoint(backendOf(shard))
+          .queryName(config.queryId)
+          .check(),
+      );
+    // everything checkable without I/O fails the cold start, for the first shard as for any
+    this.queryOf({ stage: 0, shard: config.shard ?? 0, shards: config.parallelism });
   }
 
-  /** Runs one invocation's batches within `budget`. */
-  async runInvocation(budget: InvocationBudget): Promise<InvocationResult> {
-    return runInvocation(await this.startedExecution(), budget);
+  /** Runs one invocation's batches of `shard` within `budget`. */
+  async runInvocation(budget: InvocationBudget, shard: ShardIdentity): Promise<InvocationResult> {
+    return runInvocation(await this.startedExecution(shard), budget);
   }
 
-  private startedExecution(): Promise<MicroBatchExecution> {
-    this.execution ??= this.query
+  private async startedExecution(shard: ShardIdentity): Promise<MicroBatchExecution> {
+    const running = this.running;
+    if (running?.shard === shard.shard) return running.execution;
+    this.running = undefined;
+    // the previous shard's execution holds connections and state that this shard does not use
+    // (a start that failed has nothing to stop; its error went to the invocation that started it)
+    if (running) await (await running.execution.catch(() => undefined))?.stop();
+    const execution = this.queryOf(shard)
       .start({ leaseDurationMs: this.leaseDurationMs })
       .catch((error: unknown) => {
-        this.execution = undefined;
+        if (this.running?.execution === execution) this.running = undefined;
         throw error;
       });
-    return this.execution;
+    this.running = { shard: shard.shard, execution };
+    return execution;
   }
 }
 

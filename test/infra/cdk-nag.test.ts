@@ -14,6 +14,7 @@ import {
   mskIamInVpc,
   s3FilesIntoDynamoDb,
   scramSecret,
+  shardedMskIam,
   unacknowledgedFindings,
 } from './query-stack.js';
 
@@ -42,7 +43,8 @@ describe('cdk-nag AwsSolutions checks', () => {
   });
 
   it.each([
-    ['Kafka on MSK with IAM, in a VPC, into Delta', mskIamInVpc],
+    ['Kafka on MSK with IAM, in a VPC, into Delta', () => mskIamInVpc()],
+    ['the same as four shards', shardedMskIam],
     ['Kafka with a SCRAM secret, into Kafka', scramSecret],
     ['S3 files into DynamoDB', () => s3FilesIntoDynamoDb()],
     ['an existing table and bucket', existingTableAndBucket],

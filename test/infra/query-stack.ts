@@ -53,7 +53,7 @@ export function queryStack(
 }
 
 /** Kafka on MSK with IAM auth, in a VPC, into a Delta table: the canonical deployment. */
-export function mskIamInVpc(): QueryStack {
+export function mskIamInVpc(changes: Partial<MicroBatchQueryProps> = {}): QueryStack {
   return queryStack(
     {
       source: {
@@ -67,6 +67,7 @@ export function mskIamInVpc(): QueryStack {
       },
       sink: { kind: 'delta', bucket: 'lake-bucket', path: 'tables/click_counts/' },
       mskClusterArn: CLUSTER_ARN,
+      ...changes,
     },
     (stack) => ({
       vpc: ec2.Vpc.fromVpcAttributes(stack, 'Vpc', {
@@ -111,6 +112,11 @@ export function scramSecret(): QueryStack {
       ),
     }),
   );
+}
+
+/** The canonical deployment (MSK IAM in a VPC, into Delta) as four shards. */
+export function shardedMskIam(): QueryStack {
+  return mskIamInVpc({ parallelism: 4 });
 }
 
 /** Files arriving in S3 into a DynamoDB table, every 5 minutes. */

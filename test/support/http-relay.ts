@@ -1,8 +1,10 @@
 /**
  * An HTTP relay in front of a local service (s3rver, DynamoDB Local): it forwards every request
  * unchanged, so signed AWS requests still verify, and lets a test or benchmark watch the requests
- * (count them by kind, as the bill would), slow some of them down (a slow network, so that a batch
- * takes long enough to be cut off by its time budget), or answer some with a fault as AWS would
+ * (count them by kind, as the bill would), add a fixed latency to every request (a round trip to AWS,
+ * tens of ms, so that work waits on I/O as in Lambda and not only on this machine's cores), slow some
+ * of them down (a slow network, so that a batch takes long enough to be cut off by its time budget),
+ * or answer some with a fault as AWS would
  * (aws-faults.ts builds the answers). A function bundle is pointed at the relay through its endpoint
  * variables (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_DYNAMODB).
  *
@@ -24,6 +26,13 @@ export interface HttpRelayOptions {
   readonly onExchange?: (request: RelayedRequest, status: number, responseBytes: number) => void;
   /** How long to hold a request before forwarding it. @default no delay */
   readonly delayMs?: (request: IncomingMessage) => number;
+  /**
+   * A fixed latency added to every request before it is forwarded (on top of `delayMs`), as the
+   * network between Lambda and S3 or DynamoDB adds: tens of ms. @default 0
+   */
+  readonly latencyMs?: number;
+  /** Holds a request for `ms` before `forward` (tests observe the holds). @default setTimeout */
+  readonly hold?: (forward: () => void, ms: number) => void;
   /**
    * Faults to inject: the first that matches a request (and has answers left) answers it instead of
    * the service. @default none
@@ -85,6 +94,11 @@ export async function startHttpRelay(options: HttpRelayOptions): Promise<HttpRel
   const faults = options.faults ?? [];
   const injected = faults.map(() => 0);
   const keyLocks = new KeyLocks();
+  const latencyMs = options.latencyMs ?? 0;
+  if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) {
+    throw new RangeError(`HTTP relay latencyMs=${latencyMs}: use a finite number of ms >= 0.`);
+  }
+  const hold = options.hold ?? ((forward, ms) => setTimeout(forward, ms));
 
   /** Sends `relayed` to the service; resolves with its answer. */
   function forward(relayed: RelayedRequest): Promise<Answer> {
@@ -140,11 +154,11 @@ export async function startHttpRelay(options: HttpRelayOptions): Promise<HttpRel
         body: Buffer.concat(chunks),
       };
       options.onRequest?.(relayed);
-      setTimeout(
+      hold(
         () => {
           serve(relayed, response).catch((e: Error) => response.destroy(e));
         },
-        options.delayMs?.(request) ?? 0,
+        latencyMs + (options.delayMs?.(request) ?? 0),
       );
     });
   });

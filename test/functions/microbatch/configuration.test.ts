@@ -55,6 +55,7 @@ describe('readConfiguration', () => {
       sink: DELTA,
       s3ForcePathStyle: false,
       detailedMetrics: false,
+      parallelism: 1,
     });
   });
 

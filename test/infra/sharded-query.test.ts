@@ -1,0 +1,101 @@
+/**
+ * MicroBatchQuery with `parallelism: 4`: one schedule per shard, each naming its shard in the event;
+ * the function may run four copies at once and is told the parallelism; its checkpoint grant covers
+ * the query's item collection and its shards' and nothing else; the unsharded query's template is
+ * unchanged.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../functions/microbatch/configuration.js';
+import {
+  functionStatements,
+  mskIamInVpc,
+  type QueryStack,
+  roleStatements,
+  shardedMskIam,
+  statementWith,
+} from './query-stack.js';
+
+let sharded: QueryStack;
+let unsharded: QueryStack;
+
+beforeAll(() => {
+  sharded = shardedMskIam();
+  unsharded = mskIamInVpc();
+});
+
+interface ScheduleProperties {
+  readonly Description: string;
+  readonly Target: { readonly Arn: unknown; readonly Input: string };
+}
+
+function schedules(q: QueryStack): ScheduleProperties[] {
+  return Object.values(q.template.findResources('AWS::Scheduler::Schedule')).map(
+    (r) => (r as { Properties: ScheduleProperties }).Properties,
+  );
+}
+
+/** A schedule's input event without its scheduler placeholders. */
+function inputOf(schedule: ScheduleProperties): Record<string, unknown> {
+  const event = JSON.parse(schedule.Target.Input) as Record<string, unknown>;
+  delete event.scheduledTime;
+  return event;
+}
+
+function functionProperties(q: QueryStack): Record<string, unknown> {
+  const [fn] = Object.values(q.template.findResources('AWS::Lambda::Function'));
+  return (fn as { Properties: Record<string, unknown> }).Properties;
+}
+
+describe('MicroBatchQuery with parallelism 4', () => {
+  it('fans the trigger out with one schedule per shard, each naming its shard', () => {
+    const found = schedules(sharded);
+    expect(found.map(inputOf)).toEqual([0, 1, 2, 3].map((shard) => ({ queryId: 'clicks', shard })));
+    expect(new Set(found.map((s) => JSON.stringify(s.Target.Arn))).size).toBe(1);
+    expect(found.map((s) => s.Description)).toContain(
+      'Triggers Sluice query clicks shard 3 every 1 minute',
+    );
+    expect(sharded.query.schedules).toHaveLength(4);
+    // one role invokes the function for every schedule
+    expect(Object.keys(sharded.template.findResources('AWS::IAM::Role'))).toHaveLength(2);
+  });
+
+  it('lets four copies of the function run at once and tells it the parallelism', () => {
+    const props = functionProperties(sharded);
+    expect(props.ReservedConcurrentExecutions).toBe(4);
+    const env = (props.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env[ENV.parallelism]).toBe('4');
+    expect(env[ENV.shard]).toBeUndefined();
+  });
+
+  it("reads and writes only the query's own item collection and its shards'", () => {
+    const table = statementWith(functionStatements(sharded.template), 'dynamodb:UpdateItem');
+    expect(table.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['query#clicks', 'query#clicks#*'] },
+    });
+  });
+
+  it('keeps the state grant under <statePrefix>/<queryId>/, where the shards keep theirs', () => {
+    const state = statementWith(functionStatements(sharded.template), 's3:DeleteObject');
+    expect(JSON.stringify(state.Resource)).toContain('/sluice/clicks/*');
+  });
+
+  it('leaves the template of an unsharded query as it was', () => {
+    const [only] = schedules(unsharded);
+    expect(schedules(unsharded)).toHaveLength(1);
+    expect(inputOf(only)).toEqual({ queryId: 'clicks' });
+    expect(functionProperties(unsharded).ReservedConcurrentExecutions).toBe(1);
+    const env = (functionProperties(unsharded).Environment as { Variables: object }).Variables;
+    expect(env).not.toHaveProperty(ENV.parallelism);
+    unsharded.template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      Target: Match.objectLike({
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 },
+      }),
+    });
+    expect(roleStatements(unsharded.template, 'QueryScheduleRole').length).toBeGreaterThan(0);
+  });
+
+  it.each([0, 1.5, 501])('refuses parallelism %s, naming it', (parallelism) => {
+    expect(() => mskIamInVpc({ parallelism })).toThrow(`parallelism ${parallelism} is invalid`);
+  });
+});
