@@ -4,6 +4,7 @@
  * range again must return the same rows: that is what makes a re-run batch compute the same result.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
+import type { ColumnBatch } from '../columnar/column-batch.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 
@@ -67,6 +68,12 @@ export interface Source {
   reportLatestOffset?(): Offset | undefined;
   /** The rows in (start, end]. Deterministic: the same range always gives the same rows. */
   getBatch(start: Offset | undefined, end: Offset): Promise<Row[]>;
+  /**
+   * The rows in (start, end] as one column batch of the source's schema, for a source that holds
+   * its data by column: the engine reads a batch this way when the source offers it, and so makes
+   * no array per row. Optional; the same rows as `getBatch`.
+   */
+  getColumnBatch?(start: Offset | undefined, end: Offset): Promise<ColumnBatch>;
   /**
    * How much input (rows, files, ...) is available after `end`, ignoring admission limits; lets a
    * backfill (`availableNow`) show how far it has come. Optional.
