@@ -1,10 +1,10 @@
 /**
- * What operators see while a plan runs: the rows of every leaf, counters for progress, and, in a
+ * What operators see while a plan runs: the batch of every leaf, counters for progress, and, in a
  * stream, the micro-batch's state stores and watermark.
  */
 import type { OutputMode } from '../sinks/sink.js';
 import type { StateStore } from '../state/state-store.js';
-import type { Row } from '../types/row.js';
+import type { ColumnBatch } from '../columnar/column-batch.js';
 
 /** Counters a batch reports in its progress (malformedRecords, numRowsDroppedByWatermark, ...). */
 export type BatchCounters = Record<string, number>;
@@ -37,8 +37,8 @@ export interface StreamingExecution {
 
 /** Everything an operator needs to run. */
 export interface ExecutionContext {
-  /** The rows of each leaf, by logical plan id (loaded before execution: operators do no I/O). */
-  readonly inputs: ReadonlyMap<number, readonly Row[]>;
+  /** The batch of each leaf, by logical plan id (loaded before execution: operators do no I/O). */
+  readonly inputs: ReadonlyMap<number, ColumnBatch>;
   readonly counters: BatchCounters;
   readonly streaming?: StreamingExecution;
 }

@@ -90,7 +90,7 @@ export function planPhysical(
     switch (node.kind) {
       case 'relation':
       case 'streamingRelation':
-        return new ScanExec(node.id, node.description, node.schema);
+        return new ScanExec(node.id, node.description);
       case 'project':
         return node.generatorIndex === undefined
           ? new ProjectExec(node, build(node.input), clock)

@@ -1,28 +1,25 @@
 /**
- * Scan: a leaf's rows, which the runner loaded into the context before execution, as one batch of
- * `values` columns (see batch-rows.ts: raw source text is not dictionary-encoded).
+ * Scan: a leaf's batch, which the runner loaded into the context before execution (a source's own
+ * column batch, or its rows as `values` columns: see batch-rows.ts).
  */
-import { rowsToValuesBatch } from '../columnar/batch-rows.js';
 import { ExecutionError } from '../errors.js';
-import type { StructType } from '../types/data-types.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { BatchConsumer, PhysicalOperator } from './physical-operator.js';
 
-/** Emits the rows loaded for the leaf with logical id `planId`. */
+/** Emits the batch loaded for the leaf with logical id `planId`. */
 export class ScanExec implements PhysicalOperator {
   constructor(
     private readonly planId: number,
     private readonly description: string,
-    private readonly schema: StructType,
   ) {}
 
   produceBatches(ctx: ExecutionContext, consume: BatchConsumer): void {
-    const rows = ctx.inputs.get(this.planId);
-    if (!rows) {
+    const batch = ctx.inputs.get(this.planId);
+    if (!batch) {
       throw new ExecutionError(
         `Internal error: no rows were loaded for ${this.description} (plan node ${this.planId}).`,
       );
     }
-    if (rows.length > 0) consume(rowsToValuesBatch(this.schema, rows));
+    if (batch.numRows > 0) consume(batch);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import type { ShardIdentity } from '../checkpoint/shard-identity.js';
+import type { ColumnBatch } from '../columnar/column-batch.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 
@@ -80,6 +81,12 @@ export interface Source {
   reportLatestOffset?(): Offset | undefined;
   /** The rows in (start, end]. Deterministic: the same range always gives the same rows. */
   getBatch(start: Offset | undefined, end: Offset): Promise<Row[]>;
+  /**
+   * The rows in (start, end] as one column batch of the source's schema, for a source that holds
+   * its data by column: the engine reads a batch this way when the source offers it, and so makes
+   * no array per row. Optional; the same rows as `getBatch`.
+   */
+  getColumnBatch?(start: Offset | undefined, end: Offset): Promise<ColumnBatch>;
   /**
    * How much input (rows, files, ...) is available after `end`, ignoring admission limits; lets a
    * backfill (`availableNow`) show how far it has come. Optional.

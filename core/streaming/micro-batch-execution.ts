@@ -27,6 +27,8 @@
  * intent and the same state version; a crash after 7 never re-runs N.
  */
 import { randomUUID } from 'node:crypto';
+import { rowsToValuesBatch } from '../columnar/batch-rows.js';
+import type { ColumnBatch } from '../columnar/column-batch.js';
 import {
   CHECKPOINT_FORMAT_VERSION,
   type CheckpointBackend,
@@ -60,7 +62,7 @@ import {
 } from '../plan/logical-plan.js';
 import { resultKeyColumns } from '../plan/result-key-columns.js';
 import { type OutputMode, type Sink } from '../sinks/sink.js';
-import { type Offset, sameOffset, type Source } from '../sources/source.js';
+import { type Offset, type Source } from '../sources/source.js';
 import { BatchStateStores } from '../state/batch-state-stores.js';
 import { type StateStoreId, stateStoreId } from '../state/state-store-id.js';
 import {
@@ -74,6 +76,7 @@ import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import { type CheckpointMaintenance, maintainCheckpoint } from './checkpoint-maintenance.js';
 import { BatchPlans } from './batch-plans.js';
+import { readSourceBatch } from './source-batch.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { nextBatch, type NextBatchFacts } from './next-batch.js';
 import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
@@ -543,16 +546,14 @@ export class MicroBatchExecution {
     state: CachedState | undefined,
     committedIntent: OffsetIntent | undefined,
   ) {
-    const inputs = new Map<number, Row[]>();
-    const sourceRows = await Promise.all(
-      this.sources.map((s, i) =>
-        sameOffset(intent.start[i], intent.end[i])
-          ? Promise.resolve([])
-          : s.getBatch(intent.start[i] ?? undefined, intent.end[i]),
+    const inputs = new Map<number, ColumnBatch>();
+    const sourceBatches = await Promise.all(
+      this.streamingRelations.map((r, i) =>
+        readSourceBatch(this.sources[i], intent.start[i] ?? undefined, intent.end[i], r.schema),
       ),
     );
-    this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceRows[i]));
-    for (const r of this.relations) inputs.set(r.id, await r.scan());
+    this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceBatches[i]));
+    for (const r of this.relations) inputs.set(r.id, rowsToValuesBatch(r.schema, await r.scan()));
     const counters: BatchCounters = {};
     const operatorCounters = new Map<number, BatchCounters>();
     const eventTimeMax = new Map<number, number>();
@@ -599,7 +600,7 @@ export class MicroBatchExecution {
       const output = collectRows(plan.root, ctx);
       const operatorTimers = nextTimers(plan, ctx.streaming!);
       stores?.commit();
-      const sourceCounts = sourceRows.map((r) => r.length);
+      const sourceCounts = sourceBatches.map((b) => b.numRows);
       return {
         output,
         counters,

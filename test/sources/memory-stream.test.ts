@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { batchToRows } from '../../core/columnar/column-batch.js';
 import { InvalidOptionError } from '../../core/errors.js';
 import { MemoryStream } from '../../core/sources/memory-stream.js';
 import type { RowObject } from '../../core/types/row.js';
@@ -54,6 +55,23 @@ describe('MemoryStream', () => {
     expect(await ids(undefined, 5)).toEqual([1, 2, 3, 4, 5]);
     expect(await ids(2, 3)).toEqual([3]);
     expect(await ids(3, 3)).toEqual([]);
+  });
+
+  it('hands a range over as one column batch holding the same rows as getBatch', async () => {
+    const stream = new MemoryStream(schema);
+    stream.addData([{ id: 1, name: 'a' }, { id: 2 }]);
+    stream.addData([{ id: 3, name: 'c' }]);
+    stream.addData([{ id: 4, name: 'd' }]);
+    const batch = await stream.getColumnBatch(1, 4);
+    expect(batch.numRows).toBe(3);
+    expect(batch.columns.map((c) => c.length)).toEqual([3, 3]);
+    expect(batchToRows(batch)).toEqual(await stream.getBatch(1, 4));
+    expect(batchToRows(batch)).toEqual([
+      [2, null],
+      [3, 'c'],
+      [4, 'd'],
+    ]);
+    expect((await stream.getColumnBatch(2, 2)).numRows).toBe(0);
   });
 
   it('replays the same rows for the same offsets, however much was added later', async () => {

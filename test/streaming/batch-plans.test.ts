@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { col, count, current_timestamp, type DataFrame, SluiceSession } from '../../core/index.js';
+import { rowsToValuesBatch } from '../../core/columnar/batch-rows.js';
 import { collectRows } from '../../core/exec/physical-operator.js';
 import type { PhysicalPlan } from '../../core/exec/physical-planner.js';
 import { allNodes } from '../../core/plan/logical-plan.js';
@@ -16,7 +17,8 @@ const session = new SluiceSession();
 /** The rows `physical` gives for one click of `query`'s stream. */
 function run(query: DataFrame, physical: PhysicalPlan) {
   const relation = allNodes(query.plan).find((n) => n.kind === 'streamingRelation')!;
-  const inputs = new Map([[relation.id, [[at('10:00:00'), 'books', 'u1']]]]);
+  const batch = rowsToValuesBatch(relation.schema, [[at('10:00:00'), 'books', 'u1']]);
+  const inputs = new Map([[relation.id, batch]]);
   return collectRows(physical.root, { inputs, counters: {} });
 }
 
