@@ -67,6 +67,8 @@ export interface PartitionFiles {
   readonly deltas: readonly string[];
   /** The changes since the last file, merged, when the commit carries them (inline-state.ts). */
   readonly inline?: readonly InlineChange[];
+  /** How many changes the delta files hold (absent in earlier versions' manifests: unknown). */
+  readonly deltaChanges?: number;
 }
 
 /** Where a committed state version is: a manifest object, or the commit record itself. */
@@ -260,8 +262,8 @@ export class StateRepository {
   }
 
   /**
-   * With an inline budget: a partition snapshots on its turn (or when spills made its chain long),
-   * and otherwise merges its changes into the inline ones.
+   * With an inline budget: a partition snapshots on its turn when that is worth it (or when spills
+   * made its chain long), and otherwise merges its changes into the inline ones.
    */
   private async persistPartitionInline(
     partition: PartitionWrite,
@@ -269,12 +271,26 @@ export class StateRepository {
     changes: PartitionChanges | undefined,
     turn: boolean,
   ): Promise<PartitionFiles> {
-    const pending = changes || current.deltas.length > 0 || (current.inline?.length ?? 0) > 0;
-    if (!pending) return current;
-    if (turn || current.deltas.length >= this.snapshotInterval)
+    const merged = changes ? mergeInlineChanges(current.inline, changes) : current.inline;
+    const next = merged === current.inline ? current : { ...current, inline: merged };
+    const pending = next.deltas.length + (next.inline?.length ?? 0);
+    if (pending === 0) return current;
+    const size = partition.store.partitionSize(partition.p);
+    if ((turn && this.snapshotWorthIt(next, size)) || next.deltas.length >= this.snapshotInterval)
       return this.writeSnapshot(partition);
-    if (!changes) return current;
-    return { ...current, inline: mergeInlineChanges(current.inline, changes) };
+    return next;
+  }
+
+  /**
+   * Whether a partition's changes since its snapshot amount to a snapshot interval's share of its
+   * keys: then a snapshot, whose cost grows with the keys held, costs at most `snapshotInterval`
+   * times the keys changed, and a batch of a large partition with few changes writes no snapshot
+   * at all (its changes stay inline, or spill to a delta file when the commit is full).
+   */
+  private snapshotWorthIt(files: PartitionFiles, keys: number): boolean {
+    if (files.deltas.length > 0 && files.deltaChanges === undefined) return true;
+    const changed = (files.deltaChanges ?? 0) + (files.inline?.length ?? 0);
+    return changed * this.snapshotInterval >= keys;
   }
 
   /** Every partition's inline changes written as a delta file (or a snapshot, once its chain is long). */
@@ -318,7 +334,15 @@ export class StateRepository {
     lines: string[],
   ): Promise<PartitionFiles> {
     const key = await this.writeFile(partition, 'delta', lines);
-    return { snapshot: current.snapshot, deltas: [...current.deltas, key] };
+    return {
+      snapshot: current.snapshot,
+      deltas: [...current.deltas, key],
+      // counted for the inline path's snapshot rule, and only while the count is known
+      ...(this.inlineBudgetBytes === 0 ||
+      (current.deltaChanges === undefined && current.deltas.length > 0)
+        ? {}
+        : { deltaChanges: (current.deltaChanges ?? 0) + lines.length }),
+    };
   }
 
   private async writeFile(
