@@ -282,18 +282,24 @@ export class StateRepository {
   }
 
   /**
-   * Whether a partition's changes since its snapshot amount to a snapshot interval's share of its
-   * keys: then a snapshot, whose cost grows with the keys held, costs at most `snapshotInterval`
-   * times the keys changed, and a batch of a large partition with few changes writes no snapshot
-   * at all (its changes stay inline, or spill to a delta file when the commit is full).
+   * Whether a partition's snapshot is worth writing on its turn: its changes since the snapshot
+   * amount to a snapshot interval's share of its keys, so that a snapshot, whose cost grows with the
+   * keys held, costs at most `snapshotInterval` times the keys changed, and a batch of a large
+   * partition with few changes writes none (they stay inline, or spill to a delta file when the
+   * commit is full); or its delta chain is half the interval, so that chains growing in step are
+   * snapshotted on their turns rather than all in the batch at which they reach the interval.
    */
   private snapshotWorthIt(files: PartitionFiles, keys: number): boolean {
+    if (files.deltas.length * 2 >= this.snapshotInterval) return true;
     if (files.deltas.length > 0 && files.deltaChanges === undefined) return true;
     const changed = (files.deltaChanges ?? 0) + (files.inline?.length ?? 0);
     return changed * this.snapshotInterval >= keys;
   }
 
-  /** Every partition's inline changes written as a delta file (or a snapshot, once its chain is long). */
+  /**
+   * Every partition's inline changes written as a delta file, or as a snapshot once its chain is
+   * long or the changes cover the whole partition (as a first batch's do).
+   */
   private async spillInline(
     manifest: StateManifest,
     batchId: number,
@@ -309,7 +315,9 @@ export class StateRepository {
           partitions.map((current, p) => {
             if (!current.inline?.length) return current;
             const partition = { entry, p, batchId, attemptId, store, written };
-            if (current.deltas.length + 1 >= this.snapshotInterval)
+            // a delta of as many entries as the partition holds is a snapshot's size: write that
+            const whole = current.inline.length >= store.partitionSize(p);
+            if (whole || current.deltas.length + 1 >= this.snapshotInterval)
               return this.writeSnapshot(partition);
             return this.writeDelta(
               partition,
