@@ -14,7 +14,8 @@
  * With an inline budget (the default of a query), the manifest travels in the commit record instead
  * (inline-state.ts), and so do each partition's changes since its last file, merged: a warm batch
  * writes no object at all. Snapshots then come in turns, one partition per batch
- * (snapshot-schedule.ts). When the commit's state would exceed the budget, every partition's inline
+ * (snapshot-schedule.ts), and only when the partition's changes since its last snapshot make it
+ * worth the cost of writing all its keys. When the commit's state would exceed the budget, every partition's inline
  * changes are written as delta files, as without a budget, and when even the manifest alone exceeds
  * it, the manifest is an object again. Loading applies snapshot, deltas, then inline changes.
  *

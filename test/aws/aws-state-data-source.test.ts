@@ -7,7 +7,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { awsCheckpointBackend, awsCheckpointBackends } from '../../core/aws/index.js';
 import { type RowObject, SluiceSession } from '../../core/index.js';
-import { createBucket, createCheckpointTable, dynamoClient, s3Client } from '../support/aws-clients.js';
+import {
+  createBucket,
+  createCheckpointTable,
+  dynamoClient,
+  s3Client,
+} from '../support/aws-clients.js';
 import { countsCheckpoint, countsOnBackend } from '../support/counts-checkpoint.js';
 import { uniqueName } from '../support/unique-name.js';
 
@@ -47,7 +52,10 @@ describe("read.format('statestore') on a deployed query's checkpoint", () => {
       clients: { dynamodb: dynamoClient(), s3: s3Client() },
     }),
   });
-  const deployed = (format: 'statestore' | 'state-metadata', options: Record<string, number> = {}) => {
+  const deployed = (
+    format: 'statestore' | 'state-metadata',
+    options: Record<string, number> = {},
+  ) => {
     const reader = session.read
       .format(format)
       .option('checkpointTable', table)

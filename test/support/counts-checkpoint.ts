@@ -2,7 +2,12 @@
  * A checkpoint of `groupBy('k').count()` over a memory stream, for tests that read a checkpoint's
  * state from outside its query: in a local directory, or wherever a given backend keeps it.
  */
-import { type CheckpointBackend, col, type DataStreamWriter, SluiceSession } from '../../core/index.js';
+import {
+  type CheckpointBackend,
+  col,
+  type DataStreamWriter,
+  SluiceSession,
+} from '../../core/index.js';
 import { tempDir } from './temp-dir.js';
 
 /** The state schema the count's store records. */
@@ -21,7 +26,8 @@ export async function countsCheckpoint(
   const checkpoint = tempDir('sluice-counts-');
   await runCounts(batches, (writer) => {
     writer.option('checkpointLocation', checkpoint);
-    if (inlineStateMaxBytes !== undefined) writer.option('inlineStateMaxBytes', inlineStateMaxBytes);
+    if (inlineStateMaxBytes !== undefined)
+      writer.option('inlineStateMaxBytes', inlineStateMaxBytes);
     if (snapshotInterval !== undefined) writer.option('snapshotInterval', snapshotInterval);
   });
   return checkpoint;
