@@ -13,6 +13,7 @@ import type {
 } from '../checkpoint/deployed-checkpoint.js';
 import { InvalidOptionError } from '../errors.js';
 import type { OptionValue } from './reader-options.js';
+import { importAwsAdapter } from './lazy-aws-adapter.js';
 import type { SluiceSession } from './session.js';
 
 /** The options that name a deployed checkpoint, as a user spells them. */
@@ -63,21 +64,14 @@ export async function openDeployedCheckpoint(
   return factory(location);
 }
 
-/**
- * The AWS adapter's module, named by a variable so that bundlers leave it out (as the DynamoDB
- * sinks' default is, dynamodb-sink-settings.ts).
- */
+/** The AWS adapter's module, a variable so that bundlers leave it out (lazy-aws-adapter.ts). */
 const AWS_CHECKPOINT_BACKENDS_MODULE = '../aws/aws-checkpoint-backends.js';
 
 async function defaultCheckpointBackends(): Promise<CheckpointBackendFactory> {
-  let adapter: typeof import('../aws/aws-checkpoint-backends.js');
-  try {
-    adapter = (await import(AWS_CHECKPOINT_BACKENDS_MODULE)) as typeof adapter;
-  } catch (error) {
-    throw new InvalidOptionError(
-      "Reading a deployed checkpoint could not load Sluice's AWS adapter (core/aws/aws-checkpoint-backends), as in a bundled program; create the session with one: new SluiceSession({ checkpointBackends: awsCheckpointBackends({ clients }) }).",
-      { cause: error },
-    );
-  }
+  const adapter = await importAwsAdapter<typeof import('../aws/aws-checkpoint-backends.js')>(
+    AWS_CHECKPOINT_BACKENDS_MODULE,
+    'Reading a deployed checkpoint',
+    'new SluiceSession({ checkpointBackends: awsCheckpointBackends({ clients }) })',
+  );
   return adapter.awsCheckpointBackends();
 }

@@ -3,7 +3,7 @@
  * queryId and stateLocation become the location the session's checkpointBackends opens, and bad or
  * partial ones are refused before anything is read.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deployedCheckpointLocation } from '../../core/api/deployed-checkpoint-options.js';
 import {
   type DeployedCheckpointLocation,
@@ -12,6 +12,11 @@ import {
   SluiceSession,
 } from '../../core/index.js';
 import { countsCheckpoint } from '../support/counts-checkpoint.js';
+
+// as in a bundle, which leaves the lazily loaded adapter out
+vi.mock('../../core/aws/aws-checkpoint-backends.js', () => {
+  throw new Error("Cannot find module '../aws/aws-checkpoint-backends.js'");
+});
 
 const options = (entries: Record<string, string>) =>
   new Map(Object.entries(entries).map(([k, v]) => [k.toLowerCase(), v]));
@@ -75,6 +80,18 @@ describe('the options that name a deployed checkpoint', () => {
     );
     expect(() => new SluiceSession({ checkpointBackends: 'aws' as never })).toThrow(
       /Session option checkpointBackends must be a function/,
+    );
+  });
+
+  it('without checkpointBackends and without the AWS adapter, fails the read saying to give one', async () => {
+    const df = new SluiceSession().read
+      .format('state-metadata')
+      .option('checkpointTable', 'checkpoints')
+      .option('queryId', 'clicks')
+      .option('stateLocation', 's3://state-bucket')
+      .load();
+    await expect(df.collect()).rejects.toThrow(
+      /Reading a deployed checkpoint could not load Sluice's AWS adapter \(core\/aws\/aws-checkpoint-backends\).*checkpointBackends: awsCheckpointBackends/,
     );
   });
 });
