@@ -24,7 +24,7 @@ export type AwsCheckpointBackendsOptions = Pick<
   'region' | 'maxAttempts' | 'clients'
 >;
 
-/** A factory of DynamoDB + S3 checkpoint backends (awsCheckpointBackend); clients are made at its first use. */
+/** A factory of DynamoDB + S3 checkpoint backends (awsCheckpointBackend); clients are made at first use. */
 export function awsCheckpointBackends(
   options: AwsCheckpointBackendsOptions = {},
 ): CheckpointBackendFactory {

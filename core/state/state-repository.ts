@@ -15,9 +15,10 @@
  * (inline-state.ts), and so do each partition's changes since its last file, merged: a warm batch
  * writes no object at all. Snapshots then come in turns, one partition per batch
  * (snapshot-schedule.ts), and only when the partition's changes since its last snapshot make it
- * worth the cost of writing all its keys. When the commit's state would exceed the budget, every partition's inline
- * changes are written as delta files, as without a budget, and when even the manifest alone exceeds
- * it, the manifest is an object again. Loading applies snapshot, deltas, then inline changes.
+ * worth the cost of writing all its keys. When the commit's state would exceed the budget, every
+ * partition's inline changes are written as delta files, as without a budget, and when even the
+ * manifest alone exceeds it, the manifest is an object again. Loading applies snapshot, deltas,
+ * then inline changes.
  *
  * Each file is checksummed text (checksummed-text.ts): a header line with the format version, the
  * operator, store, partition and state schema it holds (state-store-identity.ts, checked on load)
