@@ -14,9 +14,11 @@
  *    again) and on the cold path (new clients and a new execution, as a new Lambda container), and
  *    the duration breakdown of each.
  * 2. State scaling for 10k, 100k and 1M keys: batch 0 loads N keys; then warm batches that each
- *    update (a) 1% of N keys and (b) a fixed 1,000 keys; then a warm batch at version 9, where
- *    every partition's delta chain is full and a snapshot is due; then a cold batch (new container)
- *    whose load step reads the state from S3.
+ *    update (a) 1% of N keys and (b) a fixed 1,000 keys; then one more warm batch (version 9, at
+ *    which, without state in the commit, every partition's delta chain would be full); then a cold
+ *    batch (new container) whose load step reads the state from S3. A partition snapshots on its
+ *    turn only once its changes since its snapshot are worth it (state-repository.ts), so which
+ *    warm batches snapshot depends on the keys held: the snapshots table counts them.
  *
  * 3. Takeover after a crash (lease-takeover.ts): a batch killed mid-way, then a new invocation
  *    every second until one commits; with the default lease and, side by side, an 8-second one.
@@ -302,7 +304,7 @@ interface ScaleResult {
   readonly onePercent: BatchFigures[];
   /** (b) FIXED_CHANGED_KEYS changed per batch. */
   readonly fixed: BatchFigures[];
-  /** The warm batch at which every partition's delta chain is full: it writes snapshots. */
+  /** The warm batch at version 9, where a chain of deltas would be full. */
   readonly snapshot: BatchFigures;
   /** A new container's first batch: the state comes from S3. */
   readonly cold: BatchFigures;
@@ -336,9 +338,6 @@ async function scale(services: Services, keysHeld: number): Promise<ScaleResult>
     sampleKeys(keysHeld, FIXED_CHANGED_KEYS, random),
     warm,
   );
-  if (count(snapshot.requests, 'S3', 'PutObject (snapshot)') === 0) {
-    throw new BenchmarkBroken(`batch ${snapshot.progress.batchId} was expected to write snapshots`);
-  }
   await execution.stop();
   container.destroy();
 
@@ -437,7 +436,7 @@ function printSmallBatch(result: SmallBatchResult): void {
 
 function printScaling(results: readonly ScaleResult[]): void {
   console.log(
-    `State scaling: ${PARTITIONS} partitions, a snapshot every ${SNAPSHOT_INTERVAL} versions; ` +
+    `State scaling: ${PARTITIONS} partitions, snapshot interval ${SNAPSHOT_INTERVAL}; ` +
       `medians of ${SERIES_BATCHES} warm batches per row.`,
   );
   const row = (keysHeld: number, label: string, batches: readonly BatchFigures[]) => [
@@ -469,27 +468,27 @@ function printScaling(results: readonly ScaleResult[]): void {
       row(r.keysHeld, 'initial load', [r.initial]),
       row(r.keysHeld, '(a) warm, 1% changed', r.onePercent),
       row(r.keysHeld, '(b) warm, fixed changed', r.fixed),
-      row(r.keysHeld, 'warm, snapshot due', [r.snapshot]),
+      row(r.keysHeld, 'warm, version 9', [r.snapshot]),
       row(r.keysHeld, 'cold (new container)', [r.cold]),
     ]),
   );
   console.log(
-    `Snapshots: the batch at which a partition's delta chain reaches ${SNAPSHOT_INTERVAL} versions writes ` +
-      'the whole partition; amortized over those versions with the (b) batches:',
+    `Snapshots: the warm batches of each scale (${2 * SERIES_BATCHES + 1}), the snapshots they wrote ` +
+      'and their state written to S3 and into commits, in all and per batch:',
   );
-  const amortized = (fixed: number, snapshot: number) =>
-    Math.round(((SNAPSHOT_INTERVAL - 1) * fixed + snapshot) / SNAPSHOT_INTERVAL);
   printTable(
-    ['keys held', 'snapshot ms', 'snapshot written', 'amortized ms', 'amortized written'],
+    ['keys held', 'warm batches', 'snapshots', 'with a snapshot', 'written', 'written per batch'],
     results.map((r) => {
-      const ms = (b: BatchFigures) => b.progress.durationMs.triggerExecution;
-      const bytes = (b: BatchFigures) => b.progress.stateBytesWritten;
+      const warm = [...r.onePercent, ...r.fixed, r.snapshot];
+      const snapshots = warm.map((b) => count(b.requests, 'S3', 'PutObject (snapshot)'));
+      const written = warm.reduce((sum, b) => sum + b.progress.stateBytesWritten, 0);
       return [
         r.keysHeld,
-        ms(r.snapshot),
-        kib(bytes(r.snapshot)),
-        amortized(median(r.fixed.map(ms)), ms(r.snapshot)),
-        kib(amortized(median(r.fixed.map(bytes)), bytes(r.snapshot))),
+        warm.length,
+        snapshots.reduce((a, b) => a + b, 0),
+        snapshots.filter((n) => n > 0).length,
+        kib(written),
+        kib(written / warm.length),
       ];
     }),
   );

@@ -275,6 +275,10 @@ export {
   resolveStoredReference,
 } from './checkpoint/stored-reference.js';
 export type { DynamoDbSinkFactory, DynamoDbSinkSettings } from './sinks/dynamodb-sink-factory.js';
+export type {
+  CheckpointBackendFactory,
+  DeployedCheckpointLocation,
+} from './checkpoint/deployed-checkpoint.js';
 export {
   runInvocation,
   type InvocationBudget,

@@ -11,6 +11,7 @@ import { missingOptions, refuseUnknownOptions } from './option-refusal.js';
 import type { OptionValue } from './reader-options.js';
 import type { SinkCreator, SinkRequest } from './sink-formats.js';
 import { isStreamingQueryOption } from './streaming-query-option-names.js';
+import { importAwsAdapter } from './lazy-aws-adapter.js';
 
 /** The options of `format('dynamodb')`, spelt as documented. */
 export const DYNAMODB_SINK_OPTIONS: readonly string[] = [
@@ -99,23 +100,15 @@ function columnsOption(
   return columns;
 }
 
-/**
- * The AWS adapter's module, named by a variable so that bundlers leave it out: a bundle that bundled
- * a lazily imported module would also keep every part of the DynamoDB SDK it re-exports (44 KB in
- * the Lambda function's bundle, whose session gives its own factory and never comes here).
- */
+/** The AWS adapter's module, a variable so that bundlers leave it out (lazy-aws-adapter.ts). */
 const DYNAMODB_SINKS_MODULE = '../aws/dynamodb-sinks.js';
 
 /** A factory with a client of the SDK's default resolution; the AWS SDK is loaded here. */
 async function defaultDynamoDbSinks(): Promise<DynamoDbSinkFactory> {
-  let adapter: typeof import('../aws/dynamodb-sinks.js');
-  try {
-    adapter = (await import(DYNAMODB_SINKS_MODULE)) as typeof adapter;
-  } catch (error) {
-    throw new InvalidOptionError(
-      "format('dynamodb') could not load Sluice's AWS adapter (core/aws/dynamodb-sinks), as in a bundled program; create the session with one: new SluiceSession({ dynamoDbSinks: dynamoDbSinks({ client }) }).",
-      { cause: error },
-    );
-  }
+  const adapter = await importAwsAdapter<typeof import('../aws/dynamodb-sinks.js')>(
+    DYNAMODB_SINKS_MODULE,
+    "format('dynamodb')",
+    'new SluiceSession({ dynamoDbSinks: dynamoDbSinks({ client }) })',
+  );
   return adapter.dynamoDbSinks();
 }

@@ -1,7 +1,8 @@
 /**
  * SluiceSession: the entry point, like SparkSession — readers for tables and streams, DataFrames
  * from rows, the tables that named memory sinks fill, the object stores that locations given
- * as URLs (`s3://bucket/prefix`) resolve to, and the factory of `format('dynamodb')` sinks.
+ * as URLs (`s3://bucket/prefix`) resolve to, the factory of `format('dynamodb')` sinks, and the
+ * factory of the deployed checkpoints that `read.format('statestore')` reads.
  */
 import type { ObjectStore } from '../checkpoint/object-store.js';
 import { AnalysisError, InvalidOptionError } from '../errors.js';
@@ -17,6 +18,7 @@ import { DataFrameReader } from './dataframe-reader.js';
 import { DataStreamReader } from './data-stream-reader.js';
 import type { ObjectStoreResolvers } from '../checkpoint/object-store-resolver.js';
 import type { DynamoDbSinkFactory } from '../sinks/dynamodb-sink-factory.js';
+import type { CheckpointBackendFactory } from '../checkpoint/deployed-checkpoint.js';
 import { ObjectStoreUrls } from './object-store-urls.js';
 import { Catalog } from './catalog.js';
 import { StreamingQueryManager } from './streaming-query-manager.js';
@@ -38,6 +40,14 @@ export interface SluiceSessionOptions {
    * loaded when a query first writes to DynamoDB
    */
   readonly dynamoDbSinks?: DynamoDbSinkFactory;
+  /**
+   * Opens the deployed checkpoints that `read.format('statestore')` and `format('state-metadata')`
+   * read (options `checkpointTable`, `queryId`, `stateLocation`): `awsCheckpointBackends({ clients })`
+   * from core/aws.
+   * @default `awsCheckpointBackends()`, clients of the SDK's region, credentials and endpoint
+   * resolution, loaded when the session first reads a deployed checkpoint
+   */
+  readonly checkpointBackends?: CheckpointBackendFactory;
 }
 
 /** A Sluice session. */
@@ -50,6 +60,8 @@ export class SluiceSession {
   readonly udf = new UDFRegistration();
   /** The factory the session was created with for `format('dynamodb')` sinks, if any. */
   readonly dynamoDbSinks: DynamoDbSinkFactory | undefined;
+  /** The factory the session was created with for deployed checkpoints, if any. */
+  readonly checkpointBackends: CheckpointBackendFactory | undefined;
 
   constructor(options: SluiceSessionOptions = {}) {
     this.objectStores = new ObjectStoreUrls(options.objectStores);
@@ -58,7 +70,16 @@ export class SluiceSession {
         'Session option dynamoDbSinks must be a function (settings) => Sink, e.g. dynamoDbSinks({ client }).',
       );
     }
+    if (
+      options.checkpointBackends !== undefined &&
+      typeof options.checkpointBackends !== 'function'
+    ) {
+      throw new InvalidOptionError(
+        'Session option checkpointBackends must be a function (location) => CheckpointBackend, e.g. awsCheckpointBackends({ clients }).',
+      );
+    }
     this.dynamoDbSinks = options.dynamoDbSinks;
+    this.checkpointBackends = options.checkpointBackends;
   }
 
   /**

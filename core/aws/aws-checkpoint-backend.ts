@@ -48,13 +48,7 @@ export function awsCheckpointBackend(config: AwsCheckpointConfig): CheckpointBac
   requireSetting('bucket', config.bucket);
   validateQueryId(config.queryId, 'queryId');
   validateKeyPrefix(config.prefix ?? 'sluice', 'prefix');
-  const retry = {
-    region: config.region,
-    maxAttempts: config.maxAttempts ?? 5,
-    retryMode: 'adaptive' as const,
-  };
-  const s3 = config.clients?.s3 ?? new S3Client(retry);
-  const dynamodb = config.clients?.dynamodb ?? new DynamoDBClient(retry);
+  const { s3, dynamodb } = checkpointClients(config);
   const shard = validateShardIdentity(config.shard ?? UNSHARDED, 'shard');
   const queryPrefix = `${config.prefix ?? 'sluice'}/${config.queryId}`;
   const checkpointOf = (identity: ShardIdentity) => {
@@ -73,6 +67,21 @@ export function awsCheckpointBackend(config: AwsCheckpointConfig): CheckpointBac
   const own = checkpointOf(shard);
   if (isUnsharded(shard)) return own;
   return { ...own, shard, queryCheckpoint: checkpointOf(UNSHARDED).checkpoint };
+}
+
+/** The given clients, or new ones with the config's region and adaptive retries. */
+export function checkpointClients(
+  config: Pick<AwsCheckpointConfig, 'region' | 'maxAttempts' | 'clients'>,
+): { dynamodb: DynamoDBClient; s3: S3Client } {
+  const retry = {
+    region: config.region,
+    maxAttempts: config.maxAttempts ?? 5,
+    retryMode: 'adaptive' as const,
+  };
+  return {
+    dynamodb: config.clients?.dynamodb ?? new DynamoDBClient(retry),
+    s3: config.clients?.s3 ?? new S3Client(retry),
+  };
 }
 
 function requireSetting(name: string, value: string | undefined): void {

@@ -1,9 +1,9 @@
 /**
  * Sluice on AWS: the adapters that use the AWS SDK, apart from the root entry (core/index.ts) so
  * that a query which needs none of them loads no SDK. A checkpoint in DynamoDB with state in S3
- * (`awsCheckpointBackend`), S3 locations for readers and writers (`s3ObjectStores`), the DynamoDB
- * sink, and Kafka credentials from Secrets Manager and MSK IAM (`awsKafkaCredentials`, installed
- * with `useKafkaCredentials`).
+ * (`awsCheckpointBackend`; `awsCheckpointBackends` to read a deployed one's state), S3 locations
+ * for readers and writers (`s3ObjectStores`), the DynamoDB sink, and Kafka credentials from
+ * Secrets Manager and MSK IAM (`awsKafkaCredentials`, installed with `useKafkaCredentials`).
  *
  * ```ts
  * import { SluiceSession } from './core/index.js';
@@ -12,6 +12,10 @@
  * ```
  */
 export { awsCheckpointBackend, type AwsCheckpointConfig } from './aws-checkpoint-backend.js';
+export {
+  awsCheckpointBackends,
+  type AwsCheckpointBackendsOptions,
+} from './aws-checkpoint-backends.js';
 export { awsKafkaCredentials } from './aws-kafka-credentials.js';
 export { useKafkaCredentials } from '../kafka/installed-kafka-credentials.js';
 export {

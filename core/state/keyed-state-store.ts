@@ -59,6 +59,11 @@ export class KeyedStateStore implements StateStore {
     return this.partitions[p].entries();
   }
 
+  /** How many keys one partition holds. */
+  partitionSize(p: number): number {
+    return this.partitions[p].size;
+  }
+
   /** Applies a persisted change while loading, without recording it as a new change. */
   apply(p: number, key: string, value: unknown): void {
     if (value === DELETED) this.delete(this.partitions[p], key);

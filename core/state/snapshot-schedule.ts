@@ -1,8 +1,9 @@
 /**
  * When a partition whose changes travel in the commit (inline-state.ts) gets its snapshot in the
  * object store. Every partition of every store has a slot, and batch N snapshots the partition whose
- * slot is N modulo the period, if it changed since its last snapshot: snapshots are staggered, at
- * most one per batch, rather than every partition writing its whole contents in the same batch.
+ * slot is N modulo the period, if its changes since its last snapshot make one worth writing
+ * (state-repository.ts): snapshots are staggered, at most one per batch, rather than every
+ * partition writing its whole contents in the same batch.
  * The period is the snapshot interval, or the number of slots when there are more, so that each
  * partition still gets its turn. Between turns its changes merge inline, which keeps the commit
  * bounded by the keys changed since the snapshot, and a budget on the commit (state-repository.ts)

@@ -14,9 +14,11 @@
  * With an inline budget (the default of a query), the manifest travels in the commit record instead
  * (inline-state.ts), and so do each partition's changes since its last file, merged: a warm batch
  * writes no object at all. Snapshots then come in turns, one partition per batch
- * (snapshot-schedule.ts). When the commit's state would exceed the budget, every partition's inline
- * changes are written as delta files, as without a budget, and when even the manifest alone exceeds
- * it, the manifest is an object again. Loading applies snapshot, deltas, then inline changes.
+ * (snapshot-schedule.ts), and only when the partition's changes since its last snapshot make it
+ * worth the cost of writing all its keys. When the commit's state would exceed the budget, every
+ * partition's inline changes are written as delta files, as without a budget, and when even the
+ * manifest alone exceeds it, the manifest is an object again. Loading applies snapshot, deltas,
+ * then inline changes.
  *
  * Each file is checksummed text (checksummed-text.ts): a header line with the format version, the
  * operator, store, partition and state schema it holds (state-store-identity.ts, checked on load)
@@ -67,6 +69,8 @@ export interface PartitionFiles {
   readonly deltas: readonly string[];
   /** The changes since the last file, merged, when the commit carries them (inline-state.ts). */
   readonly inline?: readonly InlineChange[];
+  /** How many changes the delta files hold (absent in earlier versions' manifests: unknown). */
+  readonly deltaChanges?: number;
 }
 
 /** Where a committed state version is: a manifest object, or the commit record itself. */
@@ -262,8 +266,8 @@ export class StateRepository {
   }
 
   /**
-   * With an inline budget: a partition snapshots on its turn (or when spills made its chain long),
-   * and otherwise merges its changes into the inline ones.
+   * With an inline budget: a partition snapshots on its turn when that is worth it (or when spills
+   * made its chain long), and otherwise merges its changes into the inline ones.
    */
   private async persistPartitionInline(
     partition: PartitionWrite,
@@ -271,15 +275,35 @@ export class StateRepository {
     changes: PartitionChanges | undefined,
     turn: boolean,
   ): Promise<PartitionFiles> {
-    const pending = changes || current.deltas.length > 0 || (current.inline?.length ?? 0) > 0;
-    if (!pending) return current;
-    if (turn || current.deltas.length >= this.snapshotInterval)
+    const merged = changes ? mergeInlineChanges(current.inline, changes) : current.inline;
+    const next = merged === current.inline ? current : { ...current, inline: merged };
+    const pending = next.deltas.length + (next.inline?.length ?? 0);
+    if (pending === 0) return current;
+    const size = partition.store.partitionSize(partition.p);
+    if ((turn && this.snapshotWorthIt(next, size)) || next.deltas.length >= this.snapshotInterval)
       return this.writeSnapshot(partition);
-    if (!changes) return current;
-    return { ...current, inline: mergeInlineChanges(current.inline, changes) };
+    return next;
   }
 
-  /** Every partition's inline changes written as a delta file (or a snapshot, once its chain is long). */
+  /**
+   * Whether a partition's snapshot is worth writing on its turn: its changes since the snapshot
+   * amount to a snapshot interval's share of its keys, so that a snapshot, whose cost grows with the
+   * keys held, costs at most `snapshotInterval` times the keys changed, and a batch of a large
+   * partition with few changes writes none (they stay inline, or spill to a delta file when the
+   * commit is full); or its delta chain is half the interval, so that chains growing in step are
+   * snapshotted on their turns rather than all in the batch at which they reach the interval.
+   */
+  private snapshotWorthIt(files: PartitionFiles, keys: number): boolean {
+    if (files.deltas.length * 2 >= this.snapshotInterval) return true;
+    if (files.deltas.length > 0 && files.deltaChanges === undefined) return true;
+    const changed = (files.deltaChanges ?? 0) + (files.inline?.length ?? 0);
+    return changed * this.snapshotInterval >= keys;
+  }
+
+  /**
+   * Every partition's inline changes written as a delta file, or as a snapshot once its chain is
+   * long or the changes cover the whole partition (as a first batch's do).
+   */
   private async spillInline(
     manifest: StateManifest,
     batchId: number,
@@ -295,7 +319,9 @@ export class StateRepository {
           partitions.map((current, p) => {
             if (!current.inline?.length) return current;
             const partition = { entry, p, batchId, attemptId, store, written };
-            if (current.deltas.length + 1 >= this.snapshotInterval)
+            // a delta of as many entries as the partition holds is a snapshot's size: write that
+            const whole = current.inline.length >= store.partitionSize(p);
+            if (whole || current.deltas.length + 1 >= this.snapshotInterval)
               return this.writeSnapshot(partition);
             return this.writeDelta(
               partition,
@@ -320,7 +346,15 @@ export class StateRepository {
     lines: string[],
   ): Promise<PartitionFiles> {
     const key = await this.writeFile(partition, 'delta', lines);
-    return { snapshot: current.snapshot, deltas: [...current.deltas, key] };
+    return {
+      snapshot: current.snapshot,
+      deltas: [...current.deltas, key],
+      // counted for the inline path's snapshot rule, and only while the count is known
+      ...(this.inlineBudgetBytes === 0 ||
+      (current.deltaChanges === undefined && current.deltas.length > 0)
+        ? {}
+        : { deltaChanges: (current.deltaChanges ?? 0) + lines.length }),
+    };
   }
 
   private async writeFile(

@@ -231,3 +231,21 @@ export const DYNAMODB_SINK: OptionDescriptions = {
     default: "an aggregation's grouping keys",
   },
 };
+
+/** `read.format('statestore')` and `read.format('state-metadata')`. */
+export const STATE_SOURCE: OptionDescriptions = {
+  operatorId: { does: 'The stateful operator whose store is read.', default: '0' },
+  storeName: { does: "The operator's state store.", default: 'default' },
+  batchId: {
+    does: 'The committed batch whose state version is read; a batch that changed no state gives the version before it.',
+    default: 'the latest committed batch',
+  },
+  checkpointTable: {
+    does: "A deployed query's DynamoDB checkpoint table (the function's `SLUICE_CHECKPOINT_TABLE`); with `queryId` and `stateLocation`, instead of a directory given to `load`.",
+  },
+  queryId: { does: "The deployed query's id (`SLUICE_QUERY_ID`)." },
+  stateLocation: {
+    does: "The deployed query's state bucket and key prefix as `s3://bucket/prefix` (`SLUICE_STATE_BUCKET`, `SLUICE_STATE_PREFIX`); the state is under `prefix/queryId/`.",
+    default: 'prefix `sluice`',
+  },
+};

@@ -21,6 +21,7 @@ import {
   fileWriterOptionNames,
   MISSING_FILE_WRITER_OPTIONS,
 } from '../../core/api/file-writer-options.js';
+import { STATE_SOURCE_OPTIONS } from '../../core/api/state-data-source.js';
 import { STREAMING_QUERY_OPTIONS } from '../../core/api/streaming-query-option-names.js';
 import type { FileFormat } from '../../core/io/data-files.js';
 import { KAFKA_SOURCE_OPTIONS } from '../../core/kafka/kafka-options.js';
@@ -85,7 +86,23 @@ export function optionFamilies(): OptionFamily[] {
       descriptions: described.DYNAMODB_SINK,
       refused: MISSING_DYNAMODB_SINK_OPTIONS,
     },
+    {
+      title: 'State as a table',
+      intro:
+        "`read.format('statestore')` and `read.format('state-metadata')`, over the checkpoint directory given to `load(dir)`, or a deployed query's checkpoint with `load()`. An unknown option is refused.",
+      options: stateSourceOptions(),
+      descriptions: described.STATE_SOURCE,
+    },
   ];
+}
+
+/** Each option of the state data source, with the formats that take it. */
+function stateSourceOptions(): Map<string, string> {
+  const where = new Map<string, string[]>();
+  for (const [format, names] of Object.entries(STATE_SOURCE_OPTIONS)) {
+    for (const name of names) where.set(name, [...(where.get(name) ?? []), format]);
+  }
+  return new Map([...where].map(([name, formats]) => [name, formats.join(', ')]));
 }
 
 /** The whole page, as markdown. */

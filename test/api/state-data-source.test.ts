@@ -54,7 +54,7 @@ describe("session.read.format('statestore')", () => {
     const checkpoint = await countsCheckpoint([['a']]);
     const read = () => new SluiceSession().read.format('statestore');
     expect(() => read().option('batch', 1).load(checkpoint)).toThrow(
-      /format\('statestore'\) has no option 'batch'; it takes operatorId, storeName and batchId/,
+      /format\('statestore'\) has no option 'batch'; it takes operatorId, storeName, batchId, checkpointTable, queryId and stateLocation/,
     );
     expect(() => read().option('batchId', -1).load(checkpoint)).toThrow(InvalidOptionError);
     expect(() => read().load()).toThrow(/load\('path\/to\/checkpoint'\)/);

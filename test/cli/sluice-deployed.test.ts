@@ -1,12 +1,14 @@
 /**
- * `sluice status` and `sluice history` on a deployed query's DynamoDB checkpoint (DynamoDB Local),
- * found by table and query id, with the SDK's own endpoint, region and credential settings.
+ * `sluice status`, `sluice history` and `sluice state` on a deployed query's checkpoint (DynamoDB
+ * Local and s3rver), found by table and query id (and for state, its bucket and prefix), with the
+ * SDK's own endpoint, region and credential settings.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { awsBackend } from '../aws/aws-backend.js';
 import { countCategories } from '../support/category-counts.js';
+import { countsOnBackend } from '../support/counts-checkpoint.js';
 import { at } from '../support/events.js';
 import { uniqueName } from '../support/unique-name.js';
 
@@ -24,9 +26,11 @@ function sluice(args: readonly string[]) {
         env: {
           ...process.env,
           AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoDbEndpoint'),
+          AWS_ENDPOINT_URL_S3: inject('s3Endpoint'),
           AWS_REGION: 'us-east-1',
-          AWS_ACCESS_KEY_ID: 'sluicetest',
-          AWS_SECRET_ACCESS_KEY: 'sluicetest',
+          // s3rver checks signatures against its one key pair; DynamoDB Local takes any
+          AWS_ACCESS_KEY_ID: 'S3RVER',
+          AWS_SECRET_ACCESS_KEY: 'S3RVER',
         },
       },
       (error, stdout, stderr) =>
@@ -60,5 +64,33 @@ describe('sluice on a deployed query', () => {
     expect(state.stderr).toMatch(
       /^sluice: reading a deployed query's state needs its bucket: add --bucket B/,
     );
+  }, 60_000);
+
+  it("state prints a deployed query's store from DynamoDB and S3, the changes its commits carry included", async () => {
+    const queryId = uniqueName('deployed-state');
+    const backend = await awsBackend(queryId);
+    // the first batch spills to state files (a 300-byte commit budget), the second stays inline
+    await countsOnBackend(backend, [['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], ['a']], {
+      inlineStateMaxBytes: 300,
+    });
+    expect((await backend.checkpoint.latestCommit())?.inlineState).toBeDefined();
+    const table = backend.checkpoint.location.split('/')[2];
+    const deployed = ['--table', table, '--query-id', queryId];
+    const bucket = backend.stateObjects.location.split('/')[2];
+    const location = [...deployed, '--bucket', bucket, '--prefix', 'queries'];
+    const [latest, first] = await Promise.all([
+      sluice(['state', ...location, '--operator', '0', '--json']),
+      sluice(['state', ...location, '--operator', '0', '--batch', '0', '--json']),
+    ]);
+    const counts = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { key: string; value: [string[], number[]] })
+        .map((r) => `${r.value[0][0]}=${r.value[1][0]}`)
+        .sort();
+    expect([latest.status, first.status]).toEqual([0, 0]);
+    expect(counts(latest.stdout)).toEqual(['a=2', 'b=1', 'c=1', 'd=1', 'e=1', 'f=1', 'g=1', 'h=1']);
+    expect(counts(first.stdout)).toEqual(['a=1', 'b=1', 'c=1', 'd=1', 'e=1', 'f=1', 'g=1', 'h=1']);
   }, 60_000);
 });

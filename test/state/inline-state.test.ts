@@ -114,19 +114,29 @@ describe('state carried by the commit', () => {
     expect(snapshotted.size).toBe(slots);
   });
 
-  it('spills every inline change to delta files when the commit would exceed its budget, and still loads', async () => {
+  it('spills every inline change to delta files when the commit would exceed its budget (snapshots when they cover the partition), and still loads', async () => {
     const { repository, puts } = setup(600);
     const state = await repository.load(null, [ids[0]]);
     const small = await persistBatch(repository, state, 1, (s) => store(s, '0').put('a', 1));
     expect(puts).toEqual([]);
     expect(small.version.inlineState).toBeDefined();
-    const big = await persistBatch(repository, state, 2, (s) => {
-      for (let k = 0; k < 200; k++) store(s, '0').put(`key-${k}-${'x'.repeat(k % 7)}`, k * 7919);
+    const key = (k: number) => `key-${k}-${'x'.repeat(k % 7)}`;
+    await persistBatch(repository, state, 2, (s) => {
+      for (let k = 0; k < 200; k++) store(s, '0').put(key(k), k * 7919);
     });
-    expect(puts.length).toBeGreaterThan(0);
-    // the inline changes became delta files (the partition whose turn it is, a snapshot)
-    expect(puts.filter((k) => k.endsWith('.delta')).length).toBeGreaterThan(0);
-    expect(puts.every((k) => /\.(delta|snapshot)$/.test(k))).toBe(true);
+    // the changes of a partition that holds nothing else are its whole contents: a snapshot
+    expect(puts.length).toBe(PARTITIONS);
+    expect(puts.every((k) => k.endsWith('.snapshot'))).toBe(true);
+    puts.length = 0;
+    const big = await persistBatch(repository, state, 3, (s) => {
+      for (let k = 0; k < 200; k += 2) store(s, '0').put(key(k), -k);
+    });
+    // half of each partition changed: the inline changes became delta files, but for the
+    // partition whose turn it is (batch 3 of 4 slots), whose changes make a snapshot worth it
+    expect(puts.filter((k) => k.endsWith('.delta'))).toHaveLength(PARTITIONS - 1);
+    expect(puts.filter((k) => k.endsWith('.snapshot'))).toEqual([
+      expect.stringMatching(/^state\/0\/3\//),
+    ]);
     expect(big.version.inlineState!.length).toBeLessThanOrEqual(600);
     for (const files of big.manifest.operators['0']) expect(files.inline ?? []).toEqual([]);
     const cold = await repository.load(big.version, [ids[0]]);
@@ -144,6 +154,27 @@ describe('state carried by the commit', () => {
     for (const files of big.manifest.operators['0']) expect(files.inline ?? []).toEqual([]);
     const cold = await repository.load(big.version, [ids[0]]);
     expect(contents(cold.stores)).toEqual(contents(state.stores));
+  });
+
+  it('on a large partition with few changes, writes no snapshot on its turn until they amount to an interval of its keys', async () => {
+    const { repository, puts } = setup(BUDGET, 1);
+    const state = await repository.load(null, [ids[0]]);
+    await persistBatch(repository, state, 0, (s) => {
+      for (let k = 0; k < 300; k++) store(s, '0').put(`k${k}`, 0);
+    });
+    puts.length = 0;
+    // one partition, whose turn comes every interval (3) batches; of its 300 keys, 100 changed
+    // (a third, the interval's share) make a snapshot worth it: not at batch 3 (60), at 6 (120)
+    const snapshotAt: number[] = [];
+    for (let b = 1; b <= 12; b++) {
+      const before = puts.length;
+      await persistBatch(repository, state, b, (s) => {
+        for (let k = 0; k < 20; k++) store(s, '0').put(`k${(b * 20 + k) % 300}`, b);
+      });
+      if (puts.length > before) snapshotAt.push(b);
+    }
+    expect(puts.every((k) => k.endsWith('.snapshot'))).toBe(true);
+    expect(snapshotAt).toEqual([6, 12]);
   });
 
   it('writes the manifest as an object when even the manifest alone exceeds the budget', async () => {
