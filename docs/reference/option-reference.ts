@@ -24,6 +24,7 @@ import {
 import { STREAMING_QUERY_OPTIONS } from '../../core/api/streaming-query-option-names.js';
 import type { FileFormat } from '../../core/io/data-files.js';
 import { KAFKA_SOURCE_OPTIONS } from '../../core/kafka/kafka-options.js';
+import { escapeCell } from './markdown-cell.js';
 import * as described from './option-descriptions.js';
 
 const FORMATS: readonly FileFormat[] = ['json', 'csv', 'parquet', 'text'];
@@ -165,8 +166,4 @@ function appliesTo(places: readonly string[]): string {
 
 function everywhere(names: readonly string[]): Map<string, string> {
   return new Map(names.map((name) => [name, '']));
-}
-
-function escapeCell(text: string): string {
-  return text.replaceAll('|', '\\|');
 }
