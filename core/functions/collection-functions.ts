@@ -35,7 +35,8 @@ import { nullIntolerant } from './function-registry.js';
 export const collectionFunctions: FunctionTable = {
   size: (args) => {
     requireArity('size', args, 1);
-    collectionArgument('size', args[0], ['array', 'map']);
+    // a NULL literal is a collection of no known type, whose size is null's: -1
+    if (args[0].dataType.kind !== 'null') collectionArgument('size', args[0], ['array', 'map']);
     const value = args[0].eval;
     return {
       dataType: IntegerType,

@@ -61,16 +61,15 @@ function stringToString(
 }
 
 function bindSubstring(args: readonly BoundExpression[]): BoundExpression {
-  requireArity('substring', args, 3);
-  const operands = [
-    argumentAs('substring', args, 0, StringType),
-    argumentAs('substring', args, 1, IntegerType),
-    argumentAs('substring', args, 2, IntegerType),
-  ];
+  requireArity('substring', args, 2, 3);
+  const operands = args.map((_, i) =>
+    argumentAs('substring', args, i, i === 0 ? StringType : IntegerType),
+  );
   return {
     dataType: StringType,
     nullable: operands.some((o) => o.nullable),
-    eval: nullIntolerant(operands, (s, pos, len) =>
+    // without a length, Spark takes the rest of the string
+    eval: nullIntolerant(operands, (s, pos, len = Number.MAX_SAFE_INTEGER) =>
       substringSql(s as string, pos as number, len as number),
     ),
   };

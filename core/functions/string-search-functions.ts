@@ -5,7 +5,7 @@
  * an empty substring is found at position 1. `locate(substr, str, pos)` searches from position
  * `pos`, gives 0 for a `pos` below 1 and for a null `pos` (Spark's rule), null for a null string or
  * substring. `regexp_replace(str, regexp, rep[, pos])` replaces every match found from character
- * `pos` on; `rep` is a Java replacement string (`$1` and `${name}` for groups, `\` to quote the
+ * `pos` on; `rep` is a Java replacement string (`$0` for the match, `$1` and `${name}` for groups, `\` to quote the
  * next character). The pattern is a constant, checked when the query is analysed; a null argument
  * gives null.
  *
@@ -102,6 +102,9 @@ function javaReplacement(rep: string): string {
     if (c === '\\' && i + 1 < rep.length) {
       const next = rep[++i];
       out += next === '$' ? '$$' : next;
+    } else if (c === '$' && rep[i + 1] === '0') {
+      out += '$&'; // JS has no group 0: `$&` is the whole match
+      i++;
     } else if (c === '$' && rep[i + 1] === '{' && rep.includes('}', i)) {
       const end = rep.indexOf('}', i);
       out += `$<${rep.slice(i + 2, end)}>`;

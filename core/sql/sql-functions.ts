@@ -11,6 +11,7 @@
 import { Column } from '../api/column.js';
 import type { FunctionLookup } from '../api/sql-front-end.js';
 import { session_window, window } from '../api/functions.js';
+import { WINDOW_FUNCTION_NAMES } from '../api/window-expression.js';
 import { from_json } from '../api/json-functions.js';
 import { toLiteral } from '../api/literal.js';
 import { DEFAULT_ACCURACY } from '../expr/approximate-aggregates.js';
@@ -59,6 +60,23 @@ const AGGREGATES: Readonly<Record<string, AggregateFunctionName>> = {
   variance: 'variance',
   var_samp: 'var_samp',
   var_pop: 'var_pop',
+};
+
+/** Spark's other names for built-in scalar functions: the call is the function's. */
+const ALIASES: Readonly<Record<string, string>> = {
+  substr: 'substring',
+  lcase: 'lower',
+  ucase: 'upper',
+  char_length: 'length',
+  character_length: 'length',
+  len: 'length',
+  position: 'locate',
+  regexp: 'rlike',
+  regexp_like: 'rlike',
+  power: 'pow',
+  ceiling: 'ceil',
+  day: 'dayofmonth',
+  datepart: 'date_part',
 };
 
 /** Aggregates with constant parameters after the column: how many arguments each takes. */
@@ -111,6 +129,32 @@ const SPECIAL: Readonly<Record<string, CallBuilder>> = {
 };
 
 /**
+ * Built-ins the engine calls but SQL does not name: `get_field` is what `s.field` and
+ * `Column.getField` build when the struct is computed.
+ */
+const INTERNAL: ReadonlySet<string> = new Set(['get_field']);
+
+function isBuiltinCall(name: string): boolean {
+  return Object.hasOwn(builtinFunctions, name) && !INTERNAL.has(name);
+}
+
+/**
+ * Every function name SQL resolves (lower case): aggregates, the calls built here, the built-in
+ * scalar functions, and the window functions OVER takes. The function reference
+ * (docs/functions.md) is checked against it.
+ */
+export function sqlFunctionNames(): string[] {
+  const names = [
+    ...Object.keys(AGGREGATES),
+    ...Object.keys(SPECIAL),
+    ...Object.keys(builtinFunctions).filter(isBuiltinCall),
+    ...Object.keys(ALIASES),
+    ...WINDOW_FUNCTION_NAMES,
+  ];
+  return [...new Set(names)];
+}
+
+/**
  * The expression a SQL call stands for; an AnalysisError naming the call when there is none. A
  * user-defined function of the session shadows a built-in of the same name, as in Spark.
  */
@@ -119,20 +163,18 @@ export function sqlCallExpression(
   text: ConstantText,
   functions: FunctionLookup,
 ): Expression {
-  const name = call.name.toLowerCase();
-  const userCall = call.star || call.distinct ? undefined : functions.call(name, call.args);
+  const written = call.name.toLowerCase();
+  const userCall = call.star || call.distinct ? undefined : functions.call(written, call.args);
   if (userCall) return userCall;
+  const name = Object.hasOwn(ALIASES, written) ? ALIASES[written] : written;
   const aggregate = Object.hasOwn(AGGREGATES, name) ? AGGREGATES[name] : undefined;
   if (aggregate) return aggregateCall(aggregate, call);
+  if ((WINDOW_FUNCTION_NAMES as readonly string[]).includes(name)) {
+    fail(call, `${call.name}() is a window function`, 'Give it a window: OVER (ORDER BY ...).');
+  }
   const special = Object.hasOwn(SPECIAL, name);
-  if (!special && !Object.hasOwn(builtinFunctions, name)) {
-    const known = [
-      ...Object.keys(AGGREGATES),
-      ...Object.keys(SPECIAL),
-      ...Object.keys(builtinFunctions),
-      ...functions.names(),
-    ];
-    const suggestion = closestName(name, known);
+  if (!special && !isBuiltinCall(name)) {
+    const suggestion = closestName(name, [...sqlFunctionNames(), ...functions.names()]);
     fail(call, `Unknown function '${call.name}'`, suggestion && `Did you mean \`${suggestion}\`?`);
   }
   if (call.star || call.distinct) {

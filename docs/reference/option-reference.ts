@@ -25,6 +25,7 @@ import { STATE_SOURCE_OPTIONS } from '../../core/api/state-data-source.js';
 import { STREAMING_QUERY_OPTIONS } from '../../core/api/streaming-query-option-names.js';
 import type { FileFormat } from '../../core/io/data-files.js';
 import { KAFKA_SOURCE_OPTIONS } from '../../core/kafka/kafka-options.js';
+import { escapeCell } from './markdown-cell.js';
 import * as described from './option-descriptions.js';
 
 const FORMATS: readonly FileFormat[] = ['json', 'csv', 'parquet', 'text'];
@@ -182,8 +183,4 @@ function appliesTo(places: readonly string[]): string {
 
 function everywhere(names: readonly string[]): Map<string, string> {
   return new Map(names.map((name) => [name, '']));
-}
-
-function escapeCell(text: string): string {
-  return text.replaceAll('|', '\\|');
 }
