@@ -97,6 +97,7 @@ export class DataStreamReader extends FileReaderBuilder {
       `KafkaSource[${describeSubscription(options.subscription)}]`,
       kafkaSchema(options.includeHeaders),
       (context) => new KafkaSource(options, context),
+      ['key'],
     );
   }
 
@@ -131,6 +132,7 @@ export class DataStreamReader extends FileReaderBuilder {
     description: string,
     schema: StructType,
     source: StreamingRelation['source'],
+    partitionedBy?: readonly string[],
   ): DataFrame {
     return new DataFrame(this.session, {
       kind: 'streamingRelation',
@@ -139,6 +141,7 @@ export class DataStreamReader extends FileReaderBuilder {
       schema,
       source,
       isStreaming: true,
+      ...(partitionedBy ? { partitionedBy } : {}),
     });
   }
 }

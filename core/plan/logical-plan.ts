@@ -54,6 +54,11 @@ export interface StreamingRelation extends PlanNode {
   readonly description: string;
   /** Creates the source when a query starts (given its checkpoint metadata directory). */
   readonly source: import('../sources/source.js').SourceFactory;
+  /**
+   * The columns whose values decide which source partition a row comes from (a Kafka source's
+   * `key`); none when unknown. The stage split (stage-split.ts) reads it.
+   */
+  readonly partitionedBy?: readonly string[];
 }
 
 /** `select`: one output column per expression (stars already expanded); at most one generator. */

@@ -1,0 +1,176 @@
+/**
+ * What stage 2 admits from the repartition topic: the header dedup rule (per partition and stage-1
+ * shard, only records above the highest (batch, seq) admitted) and the watermark rule (no row above
+ * the slowest stage-1 shard's markers).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  admit,
+  eventTimeCeiling,
+  type PartitionRead,
+  type RepartitionPosition,
+  type StampedRecord,
+} from '../../core/kafka/repartition-admission.js';
+import {
+  isNewRecord,
+  readStamp,
+  type RecordStamp,
+  stampHeaders,
+} from '../../core/kafka/repartition-records.js';
+
+const START: RepartitionPosition = { offsets: {}, admitted: {}, eventTime: {}, shards: 0 };
+
+function stamp(shard: number, batchId: number, seq: number, marker = false): RecordStamp {
+  return { queryId: `stage1-${shard}`, stage: 1, shard, shards: 2, batchId, seq, marker };
+}
+
+/** A data record whose row is [label, event time]. */
+function row(offset: number, s: RecordStamp, label: string, eventTime: number): StampedRecord {
+  return { offset, stamp: s, row: [label, eventTime], eventTime };
+}
+
+function marker(offset: number, s: RecordStamp, eventTime: number | null): StampedRecord {
+  return { offset, stamp: { ...s, marker: true }, eventTime };
+}
+
+function partition(records: StampedRecord[], p = 0): PartitionRead {
+  return { partition: p, records, end: (records.at(-1)?.offset ?? -1) + 1 };
+}
+
+describe('the dedup rule of the repartition source', () => {
+  it('admits a record only above the highest (batch, seq) admitted from its shard', () => {
+    expect(isNewRecord(stamp(0, 3, 5), undefined)).toBe(true);
+    expect(isNewRecord(stamp(0, 3, 5), [3, 4])).toBe(true);
+    expect(isNewRecord(stamp(0, 4, 0), [3, 9])).toBe(true);
+    expect(isNewRecord(stamp(0, 3, 5), [3, 5])).toBe(false);
+    expect(isNewRecord(stamp(0, 2, 9), [3, 0])).toBe(false);
+  });
+
+  it("drops the re-run batch's copies, even of a write cut short, and keeps shards apart", () => {
+    const records = [
+      row(0, stamp(0, 1, 0), 'a', 1),
+      row(1, stamp(0, 1, 1), 'b', 1), // attempt 1 of batch 1 died here
+      row(2, stamp(1, 7, 0), 'x', 1), // another shard: its own numbering
+      row(3, stamp(0, 1, 0), 'a', 1), // attempt 2 writes batch 1 again
+      row(4, stamp(0, 1, 1), 'b', 1),
+      row(5, stamp(0, 1, 2), 'c', 1),
+      row(6, stamp(1, 7, 0), 'x', 1), // shard 1 re-ran too
+      row(7, stamp(0, 2, 0), 'd', 1),
+    ];
+    const result = admit(START, [partition(records)], Infinity);
+    expect(result.rows.map((r) => r[0])).toEqual(['a', 'b', 'x', 'c', 'd']);
+    expect(result.duplicates).toBe(3);
+    expect(result.position.admitted).toEqual({ 0: { 0: [2, 0], 1: [7, 0] } });
+    expect(result.position.offsets).toEqual({ 0: 8 });
+  });
+
+  it('drops what a zombie attempt of an older batch writes late', () => {
+    const first = admit(START, [partition([row(0, stamp(0, 5, 0), 'new', 1)])], Infinity);
+    const late = admit(first.position, [partition([row(1, stamp(0, 4, 3), 'old', 1)])], Infinity);
+    expect(late.rows).toEqual([]);
+    expect(late.duplicates).toBe(1);
+  });
+
+  it('gives every cut of the topic into batches the rows of one pass over it', () => {
+    // any interleaving of first attempts and re-runs: copies re-send a prefix of a batch already sent
+    const writes = fc.array(
+      fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 1, max: 4 }), fc.boolean()),
+      {
+        minLength: 1,
+        maxLength: 12,
+      },
+    );
+    fc.assert(
+      fc.property(
+        writes,
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1 }),
+        (batches, cuts) => {
+          const next = [0, 0];
+          const records: StampedRecord[] = [];
+          const expected: string[] = [];
+          for (const [shard, size, rerun] of batches) {
+            const batchId = next[shard]++;
+            for (let attempt = 0; attempt < (rerun ? 2 : 1); attempt++) {
+              const written = attempt === 0 && rerun ? Math.ceil(size / 2) : size;
+              for (let seq = 0; seq < written; seq++) {
+                records.push(
+                  row(records.length, stamp(shard, batchId, seq), `${shard}/${batchId}/${seq}`, 1),
+                );
+              }
+            }
+            for (let seq = 0; seq < size; seq++) expected.push(`${shard}/${batchId}/${seq}`);
+          }
+          let position = START;
+          const seen: string[] = [];
+          let at = 0;
+          for (let i = 0; at < records.length; i++) {
+            const upto = Math.min(records.length, at + cuts[i % cuts.length]);
+            const result = admit(
+              position,
+              [{ partition: 0, records: records.slice(at, upto), end: upto }],
+              Infinity,
+            );
+            seen.push(...result.rows.map((r) => r[0] as string));
+            position = result.position;
+            at = upto;
+          }
+          expect([...seen].sort()).toEqual([...expected].sort());
+        },
+      ),
+    );
+  });
+
+  it('round-trips the headers of a record', () => {
+    const s = stamp(1, 42, 7, true);
+    const headers = stampHeaders(s).map((h) => ({
+      key: h.key,
+      value: new TextEncoder().encode(String(h.value)),
+    }));
+    expect(readStamp(headers, 'record t-0@3')).toEqual(s);
+    expect(() => readStamp(headers.slice(1, 4), 'record t-0@3')).toThrow(
+      /record t-0@3 has no valid sluice-batch header/,
+    );
+  });
+});
+
+describe('the watermark rule of the repartition source', () => {
+  it('knows no ceiling before every stage-1 shard has sent a marker', () => {
+    const reads = [partition([row(0, stamp(0, 0, 0), 'a', 100), marker(1, stamp(0, 0, 1), 100)])];
+    expect(eventTimeCeiling(START, reads, true)).toBe(-Infinity);
+    expect(eventTimeCeiling(START, reads, false)).toBe(Infinity);
+  });
+
+  it("holds a partition back at the first row above the slowest shard's markers", () => {
+    const reads = [
+      partition([
+        row(0, stamp(0, 0, 0), 'slow', 100),
+        marker(1, stamp(0, 0, 1), 100),
+        row(2, stamp(1, 0, 0), 'fast', 900),
+        row(3, stamp(0, 1, 0), 'slow later', 150),
+      ]),
+      partition([marker(0, stamp(1, 0, 2), 900), marker(1, stamp(0, 0, 2), 100)], 1),
+    ];
+    const ceiling = eventTimeCeiling(START, reads, true);
+    expect(ceiling).toBe(100);
+    const result = admit(START, reads, ceiling);
+    expect(result.rows.map((r) => r[0])).toEqual(['slow']);
+    expect(result.heldBack).toBe(2);
+    expect(result.position.offsets).toEqual({ 0: 2, 1: 2 });
+    expect(result.position.eventTime).toEqual({ 0: 100, 1: 900 });
+    expect(result.position.shards).toBe(2);
+
+    // the slow shard catches up: what was held is admitted, in order
+    const more = [
+      partition([
+        row(2, stamp(1, 0, 0), 'fast', 900),
+        row(3, stamp(0, 1, 0), 'slow later', 150),
+        marker(4, stamp(0, 1, 1), 950),
+      ]),
+      partition([marker(2, stamp(0, 1, 2), 950)], 1),
+    ];
+    const next = admit(result.position, more, eventTimeCeiling(result.position, more, true));
+    expect(next.rows.map((r) => r[0])).toEqual(['fast', 'slow later']);
+    expect(next.heldBack).toBe(0);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * The stage split, table-tested on plans: where the keys of a query's first stateful operator stop
+ * being aligned with its source's partitioning, and what stage 1 ships to stage 2.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  col,
+  count,
+  type DataFrame,
+  from_json,
+  SluiceSession,
+  sum,
+  window,
+} from '../../core/index.js';
+import { AnalysisError, UnsupportedOperationError } from '../../core/errors.js';
+import { splitStages, type StageSplit } from '../../core/plan/stage-split.js';
+import { planOutline } from '../../core/testing/plan-outline.js';
+
+const session = new SluiceSession();
+
+/** The clicks topic as a Kafka stream (nothing connects until a query starts). */
+function clicksTopic(): DataFrame {
+  return session.readStream
+    .format('kafka')
+    .option('kafka.bootstrap.servers', '127.0.0.1:1')
+    .option('subscribe', 'clicks')
+    .load();
+}
+
+/** The clicks parsed from the records' JSON values. */
+function clicks(): DataFrame {
+  return clicksTopic()
+    .select(
+      from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias(
+        'e',
+      ),
+    )
+    .select('e.*');
+}
+
+function split(df: DataFrame, partitionedBy?: string[]): StageSplit {
+  return splitStages(df.plan, partitionedBy ? { partitionedBy } : {});
+}
+
+const stage2Input = { description: 'RepartitionSource[test]', source: () => ({}) as never };
+
+describe('the stage split', () => {
+  const cases: {
+    name: string;
+    query: () => DataFrame;
+    declared?: string[];
+    kind: string;
+    keys?: string[];
+  }[] = [
+    {
+      name: 'the canonical job (clicks per category in 10-minute windows) splits by category',
+      query: () =>
+        clicks()
+          .groupBy(window(col('ts'), '10 minutes'), col('category'))
+          .agg(count().alias('n')),
+      kind: 'split',
+      keys: ['category'],
+    },
+    {
+      name: 'counting by the Kafka key does not split',
+      query: () => clicksTopic().groupBy(col('key')).agg(count().alias('n')),
+      kind: 'single',
+    },
+    {
+      name: 'counting by the Kafka key cast to a string and renamed, per window, does not split',
+      query: () =>
+        clicksTopic()
+          .select(col('key').cast('string').alias('user'), col('timestamp'))
+          .groupBy(window(col('timestamp'), '10 minutes'), col('user'))
+          .agg(count().alias('n')),
+      kind: 'single',
+    },
+    {
+      name: 'a key that includes the partitioning column more finely (user, category) does not split',
+      query: () =>
+        clicksTopic()
+          .select(col('key').alias('user'), col('value'))
+          .groupBy(col('user'), col('value'))
+          .agg(count().alias('n')),
+      kind: 'single',
+    },
+    {
+      name: 'counting by a user parsed out of the value splits: nothing says the topic is keyed by it',
+      query: () => clicks().groupBy(col('user')).agg(count().alias('n')),
+      kind: 'split',
+      keys: ['user'],
+    },
+    {
+      name: 'counting by that user does not split once the topic is declared partitioned by it',
+      query: () => clicks().groupBy(col('user')).agg(count().alias('n')),
+      declared: ['user'],
+      kind: 'single',
+    },
+    {
+      name: 'a declared partitioning the key does not cover still splits',
+      query: () => clicks().groupBy(col('category')).agg(count().alias('n')),
+      declared: ['user'],
+      kind: 'split',
+      keys: ['category'],
+    },
+    {
+      name: 'a memory stream (like files: no partitioning) splits at any keyed operator',
+      query: () =>
+        session.readStream
+          .memory(session.memoryStream('user STRING, n INT'))
+          .groupBy(col('user'))
+          .agg(sum(col('n')).alias('n')),
+      kind: 'split',
+      keys: ['user'],
+    },
+    {
+      name: 'a global count splits with no key: all rows go to one stage-2 shard',
+      query: () => clicks().groupBy().agg(count().alias('n')),
+      kind: 'split',
+      keys: [],
+    },
+    {
+      name: 'dropDuplicates by a parsed column splits',
+      query: () => clicks().dropDuplicates(['user']),
+      kind: 'split',
+      keys: ['user'],
+    },
+    {
+      name: 'dropDuplicates by the Kafka key does not split',
+      query: () => clicksTopic().dropDuplicates(['key']),
+      kind: 'single',
+    },
+    {
+      name: 'a query without stateful operators does not split',
+      query: () => clicks().filter(col('category').eqNullSafe('books')),
+      kind: 'single',
+    },
+  ];
+
+  for (const c of cases) {
+    it(c.name, () => {
+      const result = split(c.query(), c.declared);
+      expect(result.kind).toBe(c.kind);
+      if (result.kind === 'split') expect(result.keyColumns).toEqual(c.keys);
+    });
+  }
+
+  it("ships only the columns the aggregation uses, and stage 2 is the aggregation over the topic's rows", () => {
+    const result = split(
+      clicks()
+        .withWatermark('ts', '5 minutes')
+        .groupBy(window(col('ts'), '10 minutes'), col('category'))
+        .agg(count().alias('n')),
+    );
+    if (result.kind !== 'split') throw new Error(result.reason);
+    expect(result.operator).toBe('aggregate by (window, category)');
+    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category']);
+    expect(result.stage1.schema.fields[0].metadata?.eventTimeDelayMicros).toBe(300_000_000);
+    const stage2 = result.stage2(stage2Input);
+    const outline = planOutline(stage2).split('\n');
+    expect(outline[0]).toMatch(/^Aggregate .*\[window, category, n\]$/);
+    expect(outline.slice(-2).map((l) => l.trim())).toEqual([
+      'Watermark ts delay 300000 ms [ts, category]',
+      'StreamingRelation RepartitionSource[test] [ts, category]',
+    ]);
+    // stage 2 reads a topic keyed by category: splitting it again finds it aligned
+    expect(splitStages(stage2).kind).toBe('single');
+  });
+
+  it('keeps what sits above the operator in stage 2', () => {
+    const result = split(
+      clicks()
+        .groupBy(col('category'))
+        .agg(count().alias('n'))
+        .filter(col('n').gt(1))
+        .select(col('category')),
+    );
+    if (result.kind !== 'split') throw new Error(result.reason);
+    const outline = planOutline(result.stage2(stage2Input)).split('\n');
+    expect(outline.map((l) => l.trim().split(' ')[0])).toEqual([
+      'Project',
+      'Filter',
+      'Aggregate',
+      'StreamingRelation',
+    ]);
+  });
+
+  it('ships whole rows to dropDuplicates, whose output is the whole row', () => {
+    const result = split(clicks().dropDuplicates(['user']));
+    if (result.kind !== 'split') throw new Error(result.reason);
+    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category', 'user']);
+  });
+
+  it('refuses a computed grouping key, saying to compute it in a select first', () => {
+    const df = clicks().groupBy(col('category').cast('int')).agg(count().alias('n'));
+    expect(() => split(df)).toThrow(AnalysisError);
+    expect(() => split(df)).toThrow(/compute it in a select \(with an alias\) before the groupBy/);
+  });
+
+  it('refuses a stream-stream join, which would need both sides repartitioned', () => {
+    const left = clicks().withWatermark('ts', '1 minute');
+    const right = clicks()
+      .select(col('user').alias('u2'), col('ts').alias('t2'))
+      .withWatermark('t2', '1 minute');
+    const joined = left.join(
+      right,
+      col('user')
+        .eq(col('u2'))
+        .and(col('ts').eq(col('t2'))),
+    );
+    expect(() => split(joined)).toThrow(UnsupportedOperationError);
+  });
+});
