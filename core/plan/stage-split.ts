@@ -124,7 +124,7 @@ function streamingInput(plan: LogicalPlan): LogicalPlan | undefined {
   return streaming.length === 1 ? streaming[0] : undefined;
 }
 
-function isStateful(plan: LogicalPlan): boolean {
+function isStateful(plan: LogicalPlan): plan is Keyed | Extract<LogicalPlan, { kind: 'join' }> {
   switch (plan.kind) {
     case 'aggregate':
     case 'deduplicate':
