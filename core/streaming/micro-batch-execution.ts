@@ -549,7 +549,7 @@ export class MicroBatchExecution {
     const inputs = new Map<number, ColumnBatch>();
     const sourceBatches = await Promise.all(
       this.streamingRelations.map((r, i) =>
-        readSourceBatch(this.sources[i], intent.start[i] ?? undefined, intent.end[i], r.schema),
+        readSourceBatch(this.sources[i], intent.start[i] ?? null, intent.end[i] ?? null, r.schema),
       ),
     );
     this.streamingRelations.forEach((r, i) => inputs.set(r.id, sourceBatches[i]));

@@ -8,17 +8,20 @@ import type { ColumnBatch } from '../columnar/column-batch.js';
 import { type Offset, sameOffset, type Source } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
 
-/** The rows of `source` in (start, end], of `schema` (the relation's); none when the range is empty. */
+/**
+ * The rows of `source` in (start, end], of `schema` (the relation's), as an intent records them:
+ * null is a source that has had no data yet. None when the range is empty.
+ */
 export async function readSourceBatch(
   source: Source,
-  start: Offset | undefined,
-  end: Offset,
+  start: Offset | null,
+  end: Offset | null,
   schema: StructType,
 ): Promise<ColumnBatch> {
-  if (sameOffset(start, end)) return rowsToValuesBatch(schema, []);
+  if (end === null || sameOffset(start ?? undefined, end)) return rowsToValuesBatch(schema, []);
   if (source.getColumnBatch === undefined) {
-    return rowsToValuesBatch(schema, await source.getBatch(start, end));
+    return rowsToValuesBatch(schema, await source.getBatch(start ?? undefined, end));
   }
-  const batch = await source.getColumnBatch(start, end);
+  const batch = await source.getColumnBatch(start ?? undefined, end);
   return { schema, numRows: batch.numRows, columns: batch.columns };
 }
