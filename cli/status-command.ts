@@ -2,7 +2,7 @@
  * `sluice status`: what a query's checkpoint says about it (core/streaming/checkpoint-status.ts),
  * for a local checkpoint directory or a deployed query's DynamoDB checkpoint: the last committed
  * batch, the watermark, the lease holder, a batch planned but not committed, the source lag and
- * the last batch's progress. For a query that runs as shards (its checkpoint records a parallelism
+ * the last batch's progress, and the recent failed attempts. For a query that runs as shards (its checkpoint records a parallelism
  * above 1), one row per shard (last batch, watermark, lease holder, lag) and the query watermark.
  */
 import type { Command } from 'commander';
@@ -26,7 +26,9 @@ export function addStatusCommand(program: Command): void {
   withLocationOptions(
     program
       .command('status')
-      .description("show a query's last committed batch, watermark, lease, lag and last progress"),
+      .description(
+        "show a query's last committed batch, watermark, lease, lag, last progress and recent failures",
+      ),
   )
     .option('--json', 'print the status as JSON')
     .option(
@@ -67,6 +69,14 @@ function shardedText(s: ShardedQueryStatus): string {
           ? r.status.sourceLag.reduce((n, l) => n + l.lag, 0)
           : undefined,
     },
+    {
+      name: 'last failure',
+      type: 'STRING',
+      value: (r) => {
+        const f = r.status?.recentFailures[0];
+        return f && `batch ${f.batchId} at ${new Date(f.atMs).toISOString()}: ${f.error}`;
+      },
+    },
   ]);
   return `parallelism: ${s.parallelism}\nquery watermark: ${s.queryWatermark ?? 'none'}${idle}\n${table}`;
 }
@@ -90,6 +100,11 @@ function statusText(s: CheckpointStatus): string {
         : s.sourceLag.map((l) => `${l.description} ${l.lag} offsets behind`).join('; ')
     }`,
     `last progress: ${s.lastProgress ? progressLine(s.lastProgress) : 'none recorded'}`,
+    `recent failures:${s.recentFailures.length === 0 ? ' none recorded' : ''}`,
+    ...s.recentFailures.map(
+      (f) =>
+        `  batch ${f.batchId} at ${new Date(f.atMs).toISOString()}, in step ${f.step} (run ${f.owner}): ${f.error}`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

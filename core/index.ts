@@ -234,6 +234,7 @@ export {
   type StreamingQueryProgress,
 } from './streaming/progress.js';
 export type {
+  BatchFailure,
   CheckpointBackend,
   CheckpointStore,
   CommitRecord,

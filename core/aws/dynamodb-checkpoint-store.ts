@@ -11,6 +11,8 @@
  *                        intent is read again
  *   sk = commit#<N>      the commit log, with a TTL attribute (`expiresAt`); each commit holds its
  *                        batch's progress record, which the head's copy leaves out
+ *   sk = failure#<T>#<owner>  a failed attempt at time T (for `sluice status`), with the commit
+ *                        log's TTL
  *
  * Records are checksummed JSON (checkpoint-record.ts). The head's `batchId` attribute (which the
  * commit's condition reads) must be the batch of its record, and a head without a record must not
@@ -45,6 +47,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import {
+  type BatchFailure,
   CHECKPOINT_FORMAT_VERSION,
   type CheckpointStore,
   type CommitRecord,
@@ -480,6 +483,45 @@ export class DynamoDbCheckpointStore implements CheckpointStore {
   }
 
   /** The record of item `sk`; `batchId` is the batch it must hold, when it is a batch's record. */
+  async recordFailure(failure: BatchFailure): Promise<void> {
+    const nowSeconds = Math.floor(this.clock() / 1000);
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.options.tableName,
+          Item: {
+            ...this.key(`failure#${sortableId(failure.atMs)}#${failure.owner}`),
+            record: encodeCheckpointRecord(failure),
+            expiresAt: nowSeconds + (this.options.commitLogTtlSeconds ?? DEFAULT_LOG_TTL_SECONDS),
+          },
+        }),
+      );
+    } catch (e) {
+      throw this.failure(`record the failure of batch ${failure.batchId}`, e);
+    }
+  }
+
+  async recentFailures(limit: number): Promise<BatchFailure[]> {
+    let items: (StoredItem & { readonly sk: string })[];
+    try {
+      const result = await this.db.send(
+        new QueryCommand({
+          TableName: this.options.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :failure)',
+          ExpressionAttributeValues: { ':pk': this.pk, ':failure': 'failure#' },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      items = (result.Items ?? []) as typeof items;
+    } catch (e) {
+      throw this.failure('read the recent failures', e);
+    }
+    return items.map((item) =>
+      decodeCheckpointRecord<BatchFailure>(item.record ?? '', `${this.location} item ${item.sk}`),
+    );
+  }
+
   private async readRecord<T>(sk: string, batchId?: number): Promise<T | undefined> {
     const item = await this.getItem(sk);
     return item ? this.recordOf<T>(item, sk, batchId) : undefined;

@@ -140,6 +140,26 @@ export type RenewLeaseResult =
  */
 export type CommitResult = 'committed' | 'conflict' | 'lease-lost';
 
+/**
+ * A batch attempt that failed with an error, as the checkpoint keeps it for `sluice status`. A crash
+ * or a timeout leaves no record: it shows as a batch planned and not committed.
+ */
+export interface BatchFailure {
+  readonly formatVersion: number;
+  readonly batchId: number;
+  /** When the attempt failed (ms since epoch). */
+  readonly atMs: number;
+  /** The run that attempted the batch (the lease owner). */
+  readonly owner: string;
+  /** The protocol step the error came from (lease, plan, load, run, persist, sink, commit). */
+  readonly step: string;
+  /** The error's name and message. */
+  readonly error: string;
+}
+
+/** How many failures a checkpoint keeps: enough to see a pattern, never a growing log. */
+export const RECENT_FAILURES_KEPT = 20;
+
 /** Where a query's checkpoint lives. */
 export interface CheckpointStore {
   /** A description for messages (directory, table). */
@@ -176,6 +196,10 @@ export interface CheckpointStore {
    * store whose log expires by itself (DynamoDB's TTL) has no such method.
    */
   forgetBatchesBefore?(batchId: number): Promise<number>;
+  /** Records a failed attempt; the store keeps the RECENT_FAILURES_KEPT most recent. */
+  recordFailure(failure: BatchFailure): Promise<void>;
+  /** The most recent failed attempts, newest first, at most `limit`. */
+  recentFailures(limit: number): Promise<BatchFailure[]>;
 }
 
 /** Where a query (or one shard of it) keeps its checkpoint and its state files. */

@@ -1,7 +1,8 @@
 /**
  * A CheckpointStore kept as files in an ObjectStore (the local-directory backend):
  * `metadata.json`, `offsets/<batchId>.json` (intents) and `commits/<batchId>.json`, batch ids
- * zero-padded so that listing order is batch order. Every create is atomic and create-if-absent.
+ * zero-padded so that listing order is batch order, and `failures/<time>-<owner>.json`, the recent
+ * failed attempts. Every create is atomic and create-if-absent.
  */
 import { CheckpointError } from '../errors.js';
 import { sortableId } from './sortable-id.js';
@@ -9,6 +10,7 @@ import { decodeCheckpointRecord, encodeCheckpointRecord } from './checkpoint-rec
 import { commitDecision } from './commit-decision.js';
 import { leaseDecision } from './lease-decision.js';
 import {
+  type BatchFailure,
   type CheckpointStore,
   type CommitRecord,
   type CommitResult,
@@ -18,10 +20,12 @@ import {
   type OffsetIntent,
   type PutIntentResult,
   type QueryMetadata,
+  RECENT_FAILURES_KEPT,
 } from './checkpoint-store.js';
 import type { CreateResult, ObjectStore } from './object-store.js';
 
 const METADATA_KEY = 'metadata.json';
+const FAILURES = 'failures/';
 
 /** The checkpoint of one query in an object store. */
 export class FileCheckpointStore implements CheckpointStore {
@@ -91,6 +95,19 @@ export class FileCheckpointStore implements CheckpointStore {
     const forgotten = keys.filter((k) => batchOfKey(k) < batchId);
     for (const key of forgotten) await this.store.delete(key);
     return forgotten.length;
+  }
+
+  async recordFailure(failure: BatchFailure): Promise<void> {
+    const key = `${FAILURES}${sortableId(failure.atMs)}-${failure.owner}.json`;
+    await this.store.put(key, Buffer.from(encodeCheckpointRecord(failure)));
+    const keys = await this.store.list(FAILURES);
+    for (const old of keys.slice(0, -RECENT_FAILURES_KEPT)) await this.store.delete(old);
+  }
+
+  async recentFailures(limit: number): Promise<BatchFailure[]> {
+    const keys = (await this.store.list(FAILURES)).slice(-limit).reverse();
+    const failures = await Promise.all(keys.map((k) => this.read<BatchFailure>(k)));
+    return failures.filter((f) => f !== undefined);
   }
 
   private create(key: string, record: object): Promise<CreateResult> {

@@ -3,9 +3,9 @@
  * for code that watches a deployed query): the last committed batch and the watermark the next runs
  * under, the lease holder, a batch planned but not committed (an attempt running, or one that
  * failed and will be re-run from the same intent), the last progress and how far the sources
- * were behind their latest offsets when the last batch was planned.
+ * were behind their latest offsets when the last batch was planned, and the recent failed attempts.
  */
-import type { CheckpointStore, LeaseHolder } from '../checkpoint/checkpoint-store.js';
+import type { BatchFailure, CheckpointStore, LeaseHolder } from '../checkpoint/checkpoint-store.js';
 import { CheckpointError } from '../errors.js';
 import { eventTimeText, type SourceProgress, type StreamingQueryProgress } from './progress.js';
 import { progressHistory } from './progress-history.js';
@@ -28,7 +28,12 @@ export interface CheckpointStatus {
   readonly lastProgress?: StreamingQueryProgress;
   /** Per source of the last batch, the offsets it was behind the latest when planned, when known. */
   readonly sourceLag: readonly { readonly description: string; readonly lag: number }[];
+  /** The most recent attempts that failed with an error, newest first (at most STATUS_FAILURES). */
+  readonly recentFailures: readonly BatchFailure[];
 }
+
+/** How many failed attempts a status shows. */
+export const STATUS_FAILURES = 5;
 
 /** Reads the status of the query whose checkpoint is `checkpoint`, at time `nowMs`. */
 export async function checkpointStatus(
@@ -45,6 +50,7 @@ export async function checkpointStatus(
   const next = await checkpoint.getIntent(head ? head.batchId + 1 : 0);
   const lease = await checkpoint.readLease?.();
   const [lastProgress] = await progressHistory(checkpoint, 1);
+  const recentFailures = await checkpoint.recentFailures(STATUS_FAILURES);
   return {
     location: checkpoint.location,
     queryId: metadata.queryId,
@@ -66,6 +72,7 @@ export async function checkpointStatus(
       const lag = offsetLag(s);
       return lag === undefined ? [] : [{ description: s.description, lag }];
     }),
+    recentFailures,
   };
 }
 

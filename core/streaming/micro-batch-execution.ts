@@ -312,7 +312,9 @@ export class MicroBatchExecution {
     const leaseDurationMs = this.options.leaseDurationMs ?? DEFAULT_LEASE_MS;
     let batchId = -1;
     let keeper: LeaseKeeper | undefined;
+    let currentStep: BatchStep = 'lease';
     const step = async <T>(name: BatchStep, work: () => Promise<T>): Promise<T> => {
+      currentStep = name;
       if (keeper && !(await keeper.stillHeld())) throw new LeaseLost();
       const t0 = performance.now();
       const result = await work();
@@ -397,9 +399,35 @@ export class MicroBatchExecution {
       this.cache = undefined; // the in-memory state may hold this failed attempt's changes
       this.lastCommit = undefined;
       if (e instanceof LeaseLost) return { kind: 'lease-lost', batchId };
+      if (batchId >= 0) await this.recordFailure(batchId, currentStep, e);
       throw e;
     } finally {
       keeper?.stop();
+    }
+  }
+
+  /**
+   * Leaves a failed attempt in the checkpoint for `sluice status`. Not being able to is a process
+   * warning: the batch's own error is the one the caller must see.
+   */
+  private async recordFailure(batchId: number, step: BatchStep, error: unknown): Promise<void> {
+    const failure = {
+      formatVersion: CHECKPOINT_FORMAT_VERSION,
+      batchId,
+      atMs: this.clock(),
+      owner: this.runId,
+      step,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
+    try {
+      await this.options.checkpoint.recordFailure(failure);
+    } catch (e) {
+      process.emitWarning(
+        new Error(
+          `Could not record in ${this.options.checkpoint.location} that batch ${batchId} failed; the batch's error is reported as usual.`,
+          { cause: e },
+        ),
+      );
     }
   }
 

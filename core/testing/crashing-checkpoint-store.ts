@@ -26,6 +26,9 @@ export function crashingCheckpointStore(
     getIntent: (batchId) => at(`getIntent(${batchId})`, () => store.getIntent(batchId)),
     putIntent: (intent) => at(`putIntent(${intent.batchId})`, () => store.putIntent(intent)),
     commit: (commit, lease) => at(`commit(${commit.batchId})`, () => store.commit(commit, lease)),
+    // what a failed attempt leaves for `sluice status` is outside the protocol: no crash point
+    recordFailure: (failure) => store.recordFailure(failure),
+    recentFailures: (limit) => store.recentFailures(limit),
     ...(forget && {
       forgetBatchesBefore: (batchId: number) =>
         at(`forgetBatchesBefore(${batchId})`, () => forget(batchId)),

@@ -66,6 +66,27 @@ export function checkpointStoreContract(
       expect(await store.getMetadata()).toEqual(metadata);
     });
 
+    it('keeps failed attempts and reads the most recent back, newest first', async () => {
+      const store = await fresh(Date.now);
+      expect(await store.recentFailures(5)).toEqual([]);
+      const failure = (batchId: number, atMs: number) => ({
+        formatVersion: 1,
+        batchId,
+        atMs,
+        owner: `run-${batchId}`,
+        step: 'sink',
+        error: `Error: batch ${batchId} failed`,
+      });
+      for (const [batchId, atMs] of [
+        [3, 1_000],
+        [4, 3_000],
+        [4, 2_000],
+      ])
+        await store.recordFailure(failure(batchId, atMs));
+      expect(await store.recentFailures(2)).toEqual([failure(4, 3_000), failure(4, 2_000)]);
+      expect(await store.recentFailures(10)).toHaveLength(3);
+    });
+
     it('writes each intent once: a second intent for the same batch loses and gets the first back', async () => {
       const store = await fresh(Date.now);
       expect(await store.putIntent(intent(0, 5))).toEqual({ kind: 'created' });

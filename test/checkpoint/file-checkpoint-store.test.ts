@@ -6,6 +6,7 @@ import {
   type CommitRecord,
   type OffsetIntent,
   type QueryMetadata,
+  RECENT_FAILURES_KEPT,
 } from '../../core/checkpoint/checkpoint-store.js';
 import { FileCheckpointStore } from '../../core/checkpoint/file-checkpoint-store.js';
 import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
@@ -260,5 +261,23 @@ describe('FileCheckpointStore', () => {
         /metadata\.json has format version undefined/,
       );
     });
+  });
+
+  it('keeps only the most recent failed attempts, so the failures never grow into a log', async () => {
+    const store = checkpoint();
+    for (let i = 0; i < RECENT_FAILURES_KEPT + 5; i++) {
+      await store.recordFailure({
+        formatVersion: CHECKPOINT_FORMAT_VERSION,
+        batchId: i,
+        atMs: 1_000 + i,
+        owner: 'run',
+        step: 'run',
+        error: 'E',
+      });
+    }
+    const kept = await store.recentFailures(100);
+    expect(kept).toHaveLength(RECENT_FAILURES_KEPT);
+    expect(kept[0].batchId).toBe(RECENT_FAILURES_KEPT + 4);
+    expect(kept.at(-1)!.batchId).toBe(5);
   });
 });
