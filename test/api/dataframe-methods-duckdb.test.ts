@@ -51,6 +51,11 @@ function generate(seed: number, size: number, nan: boolean): RowObject[] {
   }));
 }
 
+/** The columns describe and summary pick by default: the numeric and the string ones. */
+const DESCRIBED = ['k', 'p', 'x', 'y', 'b', 'name', 'num'];
+const NUMERIC = new Set(['p', 'x', 'y', 'b']);
+/** percentile_approx's default accuracy, the one summary uses. */
+const ACCURACY = 10_000;
 let duck: DuckDBConnection;
 const session = new SluiceSession();
 
@@ -81,6 +86,60 @@ async function expectDuckAnswer(ours: DataFrame, duckSql: string): Promise<void>
 
 /** In DuckDB, a double column's value is present when not null and not NaN, as in Spark's na. */
 const Y_PRESENT = '(y IS NOT NULL AND NOT isnan(y))';
+
+/** A described column read as a double, as Spark's describe does (a string by try_cast). */
+const asDouble = (c: string) => (NUMERIC.has(c) ? `${c}::DOUBLE` : `TRY_CAST(${c} AS DOUBLE)`);
+
+/** The sample standard deviation: DuckDB's refuses NaN, Spark's is NaN then. */
+const stddevOf = (d: string) =>
+  `CASE WHEN bool_or(isnan(${d})) THEN 'NaN'::DOUBLE ELSE stddev_samp(${d}) FILTER (NOT isnan(${d})) END`;
+
+/** The rows of a describe or summary, by statistic. */
+async function statistics(described: DataFrame): Promise<Map<string, RowObject>> {
+  return new Map((await described.collect()).map((r) => [r.summary as string, r]));
+}
+
+/** Spark's string for a mean or stddev is DuckDB's double, to 10 significant digits. */
+function expectClose(ours: unknown, theirs: unknown): void {
+  if (theirs === null) return expect(ours).toBeNull();
+  const expected = theirs as number;
+  if (Number.isNaN(expected)) return expect(ours).toBe('NaN');
+  expect(typeof ours).toBe('string');
+  expect(Math.abs(Number(ours) - expected)).toBeLessThanOrEqual(
+    1e-10 * Math.max(1, Math.abs(expected)),
+  );
+}
+
+/** Spark's string for min or max is DuckDB's value: a number for numeric columns, else the string. */
+function expectSameValue(column: string, ours: unknown, theirs: unknown): void {
+  if (theirs === null) return expect(ours).toBeNull();
+  expect(NUMERIC.has(column) ? Number(ours) : ours).toBe(theirs);
+}
+
+/**
+ * Spark's approximate percentile `ours` (a string) of `column` at `fraction` is a value at the rank
+ * ceil(fraction * n) among its n values (as doubles), within n / accuracy ranks: DuckDB counts the
+ * values below and up to it. DuckDB's own quantile_disc picks rank floor((n - 1) * fraction) + 1,
+ * which can be one off Spark's, so the ranks are counted rather than the values compared.
+ */
+async function expectPercentile(column: string, fraction: number, ours: unknown): Promise<void> {
+  const d = asDouble(column);
+  if (ours === null) {
+    const [[n]] = (await duckAnswer(duck, `SELECT count(${d}) FROM t`)).rows;
+    return expect(n).toBe(0);
+  }
+  const v = Number(ours);
+  const literal = Number.isFinite(v) ? String(v) : `'${v}'::DOUBLE`;
+  const [[n, below, upto]] = (
+    await duckAnswer(
+      duck,
+      `SELECT count(${d}), count(*) FILTER (${d} < ${literal}), count(*) FILTER (${d} <= ${literal}) FROM t`,
+    )
+  ).rows as number[][];
+  const rank = Math.ceil(fraction * n);
+  expect(rank).toBeGreaterThanOrEqual(below + 1 - n / ACCURACY);
+  expect(rank).toBeLessThanOrEqual(upto + n / ACCURACY);
+}
 
 describe.each(TABLES)('on $size generated rows (seed $seed)', ({ seed, size, nan }) => {
   const rows = generate(seed, size, nan);
@@ -234,6 +293,71 @@ describe.each(TABLES)('on $size generated rows (seed $seed)', ({ seed, size, nan
         `SELECT * FROM t WHERE (x IS NOT NULL)::INT + ${Y_PRESENT}::INT
            + (name IS NOT NULL)::INT + (ok IS NOT NULL)::INT >= 2`,
       );
+    });
+  });
+
+  describe('describe and summary', () => {
+    it('describe gives count, mean, stddev, min and max of the numeric and string columns', async () => {
+      const described = t.describe();
+      expect(described.columns).toEqual(['summary', ...DESCRIBED]);
+      const ours = await statistics(described);
+      expect([...ours.keys()]).toEqual(['count', 'mean', 'stddev', 'min', 'max']);
+      for (const c of DESCRIBED) {
+        const d = asDouble(c);
+        const [[n, mean, stddev, least, most]] = (
+          await duckAnswer(
+            duck,
+            `SELECT count(${c}), avg(${d}), ${stddevOf(d)}, min(${c}), max(${c}) FROM t`,
+          )
+        ).rows;
+        expect(ours.get('count')![c]).toBe(String(n));
+        expectClose(ours.get('mean')![c], mean);
+        expectClose(ours.get('stddev')![c], stddev);
+        expectSameValue(c, ours.get('min')![c], least);
+        expectSameValue(c, ours.get('max')![c], most);
+      }
+    });
+
+    it("summary adds the quartiles, percentile_approx's within its rank bound, of strings as doubles", async () => {
+      const ours = await statistics(t.summary());
+      expect([...ours.keys()]).toEqual([
+        'count',
+        'mean',
+        'stddev',
+        'min',
+        '25%',
+        '50%',
+        '75%',
+        'max',
+      ]);
+      for (const c of DESCRIBED) {
+        const [[mean, stddev]] = (
+          await duckAnswer(duck, `SELECT avg(${asDouble(c)}), ${stddevOf(asDouble(c))} FROM t`)
+        ).rows;
+        expectClose(ours.get('mean')![c], mean);
+        expectClose(ours.get('stddev')![c], stddev);
+        for (const fraction of [0.25, 0.5, 0.75]) {
+          await expectPercentile(c, fraction, ours.get(`${fraction * 100}%`)![c]);
+        }
+      }
+    });
+
+    it('summary gives the statistics named, in any case, count_distinct and approx_count_distinct too', async () => {
+      const named = ['MEAN', '10%', '90%', 'count_distinct', 'approx_count_distinct'];
+      const ours = await statistics(t.summary(...named));
+      expect([...ours.keys()]).toEqual(named);
+      for (const c of DESCRIBED) {
+        const [[mean, distinct]] = (
+          await duckAnswer(duck, `SELECT avg(${asDouble(c)}), count(DISTINCT ${c}) FROM t`)
+        ).rows as number[][];
+        expectClose(ours.get('MEAN')![c], mean);
+        await expectPercentile(c, 0.1, ours.get('10%')![c]);
+        await expectPercentile(c, 0.9, ours.get('90%')![c]);
+        expect(ours.get('count_distinct')![c]).toBe(String(distinct));
+        // approx_count_distinct's default relative standard deviation is 0.05
+        const approx = Number(ours.get('approx_count_distinct')![c]);
+        expect(Math.abs(approx - distinct)).toBeLessThanOrEqual(3 * 0.05 * distinct);
+      }
     });
   });
 });
