@@ -4,14 +4,16 @@
  * are described. `mean` and `stddev` (the sample standard deviation) read each value as a double,
  * so a string column has them only where its values are numbers; `min` and `max` keep the column's
  * own order (a string column's are its first and last strings); percentiles (`25%`) are
- * `percentile_approx` with its default accuracy, null for a string column.
+ * `percentile_approx` with its default accuracy, of a string column's values read as doubles too.
+ * `summary` also gives `count_distinct` and `approx_count_distinct`; statistics are named in any
+ * case, as in Spark, and the row keeps the name as given.
  */
 import { AnalysisError, InvalidOptionError } from '../errors.js';
 import { DoubleType, isNumeric, StringType, type StructField } from '../types/data-types.js';
 import { Column, columnRef } from './column.js';
 import type { DataFrame } from './dataframe.js';
-import { avg, count, lit, max, min } from './functions.js';
-import { percentile_approx, stddev } from './statistical-functions.js';
+import { avg, count, countDistinct, lit, max, min } from './functions.js';
+import { approx_count_distinct, percentile_approx, stddev } from './statistical-functions.js';
 
 /** The statistics `describe` gives. */
 export const DESCRIBE_STATISTICS = ['count', 'mean', 'stddev', 'min', 'max'] as const;
@@ -68,9 +70,13 @@ function describedFields(df: DataFrame, columns: readonly string[]): StructField
 function statistic(name: string, f: StructField): Column | undefined {
   const column = new Column(columnRef(f.name));
   const asDouble = () => column.cast(DoubleType);
-  switch (name) {
+  switch (name.toLowerCase()) {
     case 'count':
       return count(column);
+    case 'count_distinct':
+      return countDistinct(column);
+    case 'approx_count_distinct':
+      return approx_count_distinct(column);
     case 'mean':
       return avg(asDouble());
     case 'stddev':
@@ -84,8 +90,9 @@ function statistic(name: string, f: StructField): Column | undefined {
   const fraction = percentile ? Number(percentile[1]) / 100 : NaN;
   if (!(fraction >= 0 && fraction <= 1)) {
     throw new InvalidOptionError(
-      `summary: unknown statistic '${name}'; use count, mean, stddev, min, max or a percentage such as '75%'.`,
+      `summary: unknown statistic '${name}'; use count, count_distinct, approx_count_distinct, mean, stddev, min, max or a percentage such as '75%'.`,
     );
   }
-  return isNumeric(f.dataType) ? percentile_approx(column, fraction) : undefined;
+  if (isNumeric(f.dataType)) return percentile_approx(column, fraction);
+  return f.dataType.kind === 'string' ? percentile_approx(asDouble(), fraction) : undefined;
 }

@@ -52,7 +52,7 @@ describe('describe', () => {
 });
 
 describe('summary', () => {
-  it('adds the quartiles by default, null for string columns', async () => {
+  it('adds the quartiles by default, of a string column its values read as doubles', async () => {
     const rows = await df.summary().collect();
     expect(rows.map((r) => r.summary)).toEqual([
       'count',
@@ -65,9 +65,9 @@ describe('summary', () => {
       'max',
     ]);
     expect(rows.slice(4, 7)).toEqual([
-      { summary: '25%', a: '1', b: null, c: '1.5' },
-      { summary: '50%', a: '1', b: null, c: '1.5' },
-      { summary: '75%', a: '4', b: null, c: '2.0' },
+      { summary: '25%', a: '1', b: '3.0', c: '1.5' },
+      { summary: '50%', a: '1', b: '3.0', c: '1.5' },
+      { summary: '75%', a: '4', b: '3.0', c: '2.0' },
     ]);
   });
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   AnalysisError,
   col,
+  collect_list,
   count,
+  max,
   InvalidOptionError,
   SluiceSession,
   sum,
@@ -51,6 +53,35 @@ describe('groupBy().pivot()', () => {
     expect(pivoted.columns).toEqual(['a_total', 'a_count(item)', 'b_total', 'b_count(item)']);
     expect(await pivoted.collect()).toEqual([
       { a_total: 15, 'a_count(item)': 2, b_total: 8, 'b_count(item)': 2 },
+    ]);
+  });
+
+  it('beside a string or array aggregate, count is 0 and collect_list empty for a missing value', async () => {
+    // Spark's PivotFirst spreads only numbers and booleans; otherwise each input is conditioned
+    const rows = await sales
+      .groupBy('shop')
+      .pivot('year', [2025, 2026])
+      .agg(count('item'), max('item'), collect_list('amount'))
+      .collect();
+    expect(rows).toEqual([
+      {
+        shop: 'a',
+        '2025_count(item)': 1,
+        '2025_max(item)': 'y',
+        '2025_collect_list(amount)': [],
+        '2026_count(item)': 0,
+        '2026_max(item)': null,
+        '2026_collect_list(amount)': [],
+      },
+      {
+        shop: 'b',
+        '2025_count(item)': 1,
+        '2025_max(item)': 'z',
+        '2025_collect_list(amount)': [7],
+        '2026_count(item)': 0,
+        '2026_max(item)': null,
+        '2026_collect_list(amount)': [],
+      },
     ]);
   });
 
