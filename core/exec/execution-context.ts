@@ -19,11 +19,10 @@ export interface StreamingExecution {
    */
   watermarkMicros(operatorId: number): number | undefined;
   /**
-   * The watermark at or below which stateful operator `operatorId` drops an input row as late:
-   * for rows that come from watermark nodes, the one in force (`watermarkMicros`); for rows that come
-   * from a stateful operator beneath it, the watermark that operator ran under in the previous
-   * batch, since it emits in this batch what the current one just closed (Spark 3.4 and later).
-   * Undefined: no row is late.
+   * The watermark at or below which stateful operator `operatorId` drops an input row as late: its
+   * input watermark of the previous batch (Spark's watermark for late events), since the operators
+   * beneath it emit in this batch what the current watermark just closed. Operators evict and emit
+   * by `watermarkMicros`, and filter late rows by this one. Undefined: no row is late.
    */
   lateRowsWatermarkMicros(operatorId: number): number | undefined;
   readonly outputMode: OutputMode;

@@ -69,10 +69,11 @@ export class StatefulSessionWindowAggregateExec implements StatefulOperator {
     const store = streaming.stateStore(this.operatorId);
     const watermark = streaming.watermarkMicros(this.operatorId);
     const mode = streaming.outputMode;
+    // late by the previous batch's watermark (Spark's for late events), evicted by the current one
     const { groups, late } = this.grouping.gather(
       this.input,
       ctx,
-      mode === 'complete' ? undefined : watermark,
+      mode === 'complete' ? undefined : streaming.lateRowsWatermarkMicros(this.operatorId),
     );
     if (late > 0) countForOperator(streaming, this.operatorId, 'numRowsDroppedByWatermark', late);
     for (const [key, { keyValues, rows }] of groups) {

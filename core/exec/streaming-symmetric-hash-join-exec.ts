@@ -100,8 +100,10 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     if (!streaming)
       throw new ExecutionError('Internal error: a stream-stream join ran outside a stream.');
     const watermark = streaming.watermarkMicros(this.operatorId);
-    const leftRows = this.dropLate(collectRows(this.left, ctx), 'left', watermark, streaming);
-    const rightRows = this.dropLate(collectRows(this.right, ctx), 'right', watermark, streaming);
+    // late by the previous batch's watermark (Spark's for late events), evicted by the current one
+    const lateBefore = streaming.lateRowsWatermarkMicros(this.operatorId);
+    const leftRows = this.dropLate(collectRows(this.left, ctx), 'left', lateBefore, streaming);
+    const rightRows = this.dropLate(collectRows(this.right, ctx), 'right', lateBefore, streaming);
     const sides: Sides = {
       left: new JoinSideState(streaming.stateStore(this.operatorId, LEFT_STORE)),
       right: new JoinSideState(streaming.stateStore(this.operatorId, RIGHT_STORE)),

@@ -100,7 +100,12 @@ export class TransformWithStateExec implements StatefulOperator {
 
   private runMicroBatch(ctx: ExecutionContext, streaming: StreamingExecution, rows: Row[]): Row[] {
     const watermark = streaming.watermarkMicros(this.operatorId);
-    const onTime = this.dropLate(rows, watermark, streaming);
+    // late by the previous batch's watermark (Spark's for late events); timers fire by the current one
+    const onTime = this.dropLate(
+      rows,
+      streaming.lateRowsWatermarkMicros(this.operatorId),
+      streaming,
+    );
     const initialRows =
       this.initialState && streaming.batchId === 0
         ? collectRows(this.initialState, ctx)

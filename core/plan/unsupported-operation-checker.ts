@@ -45,7 +45,6 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
   checkOperatorsAboveAggregation(plan, aggregates, mode);
   checkChainedStatefulOperators(plan, mode);
   for (const node of allNodes(plan)) checkNode(node, mode);
-  checkAggregationsOverJoins(plan, mode);
 }
 
 /**
@@ -285,8 +284,10 @@ const JOIN_NAMES: Record<Join['joinType'], string> = {
  * evict the side whose unmatched rows they emit (a left semi join's left side), since those rows
  * are emitted when no match can come any more: a watermark on a join key, or a watermark on the
  * other side with a time range that bounds the preserved side's time. Left anti joins are refused.
- * A stateful operator below the join is refused (an aggregation above an inner join is allowed:
- * checkAggregationsOverJoins).
+ * A stateful operator below the join is refused. Above any join Spark accepts, a stateful operator
+ * runs in append mode (Spark 3.5 and later): it drops rows as late only by the join's output
+ * watermark of the previous batch, which lags by the range's reach, so the unmatched rows an outer
+ * join emits at eviction are never late above it (watermark-propagation.ts).
  */
 function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   const name = JOIN_NAMES[node.joinType];
@@ -320,25 +321,6 @@ function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   if (stateful) {
     throw new UnsupportedOperationError(
       `A stream-stream join over another stateful operator (${stateful.kind === 'join' ? 'a stream-stream join' : 'a streaming aggregation'}) is not supported yet (operator: join ${name}, mode: ${mode}); write the inner result to a sink and read it as a stream.`,
-    );
-  }
-}
-
-/**
- * A streaming aggregation over a join of two streams runs in append mode over an inner join, as
- * Spark 3.5 allows; over an outer or semi join it is refused until the rows such a join emits at
- * eviction are proven to stay above the late-rows watermark of the aggregation.
- */
-function checkAggregationsOverJoins(plan: LogicalPlan, mode: OutputMode): void {
-  for (const node of allNodes(plan)) {
-    if (node.kind !== 'aggregate' || !node.isStreaming) continue;
-    const join = allNodes(node)
-      .slice(1)
-      .find((n): n is Join => isStreamStreamJoin(n) && (n as Join).joinType !== 'inner');
-    if (!join) continue;
-    throw new UnsupportedOperationError(
-      `A streaming aggregation over a stream-stream ${JOIN_NAMES[join.joinType]} join is not supported yet (operator: ${operatorText(node)}, mode: ${mode}); ` +
-        "only an inner join can feed an aggregation. Use an inner join, or write the join's result to a sink and read it as a stream.",
     );
   }
 }

@@ -79,7 +79,7 @@ import { BatchPlans } from './batch-plans.js';
 import { readSourceBatch } from './source-batch.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { nextBatch, type NextBatchFacts } from './next-batch.js';
-import { lateRowWatermarks, operatorWatermarks } from './watermark-propagation.js';
+import { operatorWatermarks } from './watermark-propagation.js';
 import { eventTimeMaxAfter, nextWatermark } from './watermark-tracker.js';
 import { checkPlanFingerprint, planFingerprint } from './plan-fingerprint.js';
 import { checkParallelism, checkShardable, claimParallelism } from './query-parallelism.js';
@@ -565,8 +565,8 @@ export class MicroBatchExecution {
   /**
    * Step 4: reads the intent's ranges and runs the plan, with the operators' state stores open at
    * the head's version; they are committed when the plan has run, aborted when it throws.
-   * `committedIntent` (the head batch's) gives the watermarks of the previous batch, below which
-   * rows from an upstream stateful operator are late.
+   * `committedIntent` (the head batch's) gives the watermark of the previous batch, at or below
+   * which (as it reaches each operator) an operator's input rows are late.
    */
   private async executeBatch(
     intent: OffsetIntent,
@@ -594,15 +594,11 @@ export class MicroBatchExecution {
       nodeWatermark,
       outputWatermark,
     );
-    const lateRows = lateRowWatermarks(
+    // late rows are judged by the previous batch's watermarks as they reached each operator
+    const lateRows = operatorWatermarks(
       this.physical.watermarkInputs,
-      nodeWatermark,
-      watermarks,
-      operatorWatermarks(
-        this.physical.watermarkInputs,
-        () => committedIntent?.watermarkMicros ?? undefined,
-        outputWatermark,
-      ),
+      () => committedIntent?.watermarkMicros ?? undefined,
+      outputWatermark,
     );
     const stores = state
       ? new BatchStateStores(state.stores, this.storeIds, head?.batchId ?? -1)

@@ -11,12 +11,16 @@
  * lower of its two sides' state watermarks (rows still in its state may yet be emitted), as in
  * Spark 3.5.
  *
- * An operator drops input rows as late against a second watermark (`lateRowWatermarks`): rows from
- * a watermark node are late at or below the watermark in force, but rows from a stateful operator
- * beneath it only at or below the watermark that operator ran under in the previous batch. In a
- * chain, the operator beneath emits in batch N exactly what N's watermark closed (a window whose end
- * it just passed, whose `window_time` is therefore below it); judged by N's watermark, every such row
- * would be late downstream. This is Spark's fix for chained stateful operators (3.4 and later).
+ * An operator drops input rows as late against a second watermark, the one for late rows: its input
+ * watermark of the previous batch, propagated the same way from the previous batch's watermark in
+ * force (Spark's `eventTimeWatermarkForLateEvents`, 3.5 and later), while it evicts and emits by the
+ * current one (`eventTimeWatermarkForEviction`). Rows from an operator beneath are thereby judged by
+ * what that operator's OUTPUT watermark was: an operator beneath emits in batch N what N's watermark
+ * closed (an aggregation's window whose end it just passed; an outer join's unmatched row, whose
+ * time may lie as far below the join's input watermark as the join's range bound reaches), and
+ * judged by N's watermark every such row would be late above it. Rows straight from a source are
+ * judged the same way, by the previous batch's watermark in force: none of them can belong to
+ * state the operator evicted, since it evicted by that watermark at most.
  */
 import type { WatermarkInput } from '../exec/physical-planner.js';
 import { ExecutionError } from '../errors.js';
@@ -67,33 +71,4 @@ function inputWatermark(
     );
   }
   return done[input.operatorId];
-}
-
-/**
- * The late-rows watermark of each stateful operator (by operatorId; undefined: no row is late),
- * given what feeds each one, the watermark each watermark node emits now, and each operator's input
- * watermark in this batch (`current`) and in the previous one (`previous`, from operatorWatermarks).
- * An operator beneath that has a watermark now but had none in the previous batch may emit rows of
- * any age, so an operator it feeds drops nothing as late.
- */
-export function lateRowWatermarks(
-  watermarkInputs: readonly (readonly WatermarkInput[])[],
-  nodeWatermark: (watermarkId: number) => number | undefined,
-  current: readonly (number | undefined)[],
-  previous: readonly (number | undefined)[],
-): (number | undefined)[] {
-  return watermarkInputs.map((inputs) => {
-    const values: number[] = [];
-    for (const input of inputs) {
-      if (input.kind === 'watermark') {
-        const w = nodeWatermark(input.watermarkId);
-        if (w !== undefined) values.push(w);
-        continue;
-      }
-      const before = previous[input.operatorId];
-      if (before !== undefined) values.push(before);
-      else if (current[input.operatorId] !== undefined) return undefined;
-    }
-    return values.length === 0 ? undefined : Math.min(...values);
-  });
 }

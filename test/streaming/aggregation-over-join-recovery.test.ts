@@ -1,6 +1,6 @@
 /**
- * An aggregation over a stream-stream join through crashes and restarts: killed after any protocol
- * step and restarted cold on the same checkpoint, the chain (the join's two stores and the
+ * An aggregation over a stream-stream join (inner, outer or left semi) through crashes and restarts:
+ * killed after any protocol step and restarted cold on the same checkpoint, the chain (the join's two stores and the
  * aggregation's) emits exactly the batch query's windows, each once; and both operators report
  * their own state in progress.
  */
@@ -34,8 +34,15 @@ const CLICKS = 'clickAdId INT, clickTime TIMESTAMP';
 const impression = (adId: number, time: string) => ({ adId, impressionTime: at(time) });
 const click = (clickAdId: number, time: string) => ({ clickAdId, clickTime: at(time) });
 
-/** Clicks within an hour of their impression, counted per 30-minute window of the impression. */
-function clicksPerWindow(impressions: DataFrame, clicks: DataFrame): DataFrame {
+/** Every join type that an aggregation may sit over, as Spark 3.5 allows. */
+const JOINS = ['inner', 'left', 'right', 'full', 'left_semi'] as const;
+type How = (typeof JOINS)[number];
+
+/**
+ * Clicks within an hour of their impression, joined `how`, counted per 30-minute window of the
+ * impression (an outer join's unmatched rows count too, once the watermark has passed them).
+ */
+function clicksPerWindow(impressions: DataFrame, clicks: DataFrame, how: How): DataFrame {
   return impressions
     .join(
       clicks,
@@ -47,17 +54,19 @@ function clicksPerWindow(impressions: DataFrame, clicks: DataFrame): DataFrame {
             col('impressionTime').plus(interval('1 hour')),
           ),
         ),
+      how,
     )
     .groupBy(window(col('impressionTime'), '30 minutes'), col('adId'))
     .agg(count().alias('clicks'));
 }
 
-function streams(session: SluiceSession) {
+function streams(session: SluiceSession, how: How = 'inner') {
   const impressionEvents = session.memoryStream(IMPRESSIONS);
   const clickEvents = session.memoryStream(CLICKS);
   const query = clicksPerWindow(
     session.readStream.memory(impressionEvents).withWatermark('impressionTime', '10 minutes'),
     session.readStream.memory(clickEvents).withWatermark('clickTime', '10 minutes'),
+    how,
   );
   return { impressionEvents, clickEvents, query };
 }
@@ -69,32 +78,37 @@ const clicks2 = [click(3, '10:35:00'), click(1, '10:50:00'), click(2, '11:00:00'
 const far = [impression(99, '15:00:00')];
 const farClick = [click(98, '15:00:00')];
 
-async function expected(): Promise<RowObject[]> {
+async function expected(how: How = 'inner'): Promise<RowObject[]> {
   const session = new SluiceSession();
   return clicksPerWindow(
     session.createDataFrame([...impressions1, ...impressions2], IMPRESSIONS),
     session.createDataFrame([...clicks1, ...clicks2], CLICKS),
+    how,
   ).collect();
 }
 
 describe('an aggregation over a stream-stream join through a crash after every protocol step', () => {
-  it.each(STEPS)('a crash after %s, restarted cold, gives the batch windows', async (step) => {
-    const { impressionEvents, clickEvents, query } = streams(new SluiceSession());
-    const answer = await expected();
-    expect(answer.length).toBeGreaterThan(2);
-    await testStream(query, 'append')(
-      addData(impressionEvents, impressions1),
-      addData(clickEvents, clicks1),
-      processAllAvailable(),
-      addData(impressionEvents, impressions2),
-      addData(clickEvents, clicks2),
-      crashAfter(step),
-      startStream(),
-      addData(impressionEvents, far),
-      addData(clickEvents, farClick),
-      checkAnswer(answer),
-    );
-  });
+  const cases = JOINS.flatMap((how) => STEPS.map((step) => ({ how, step })));
+  it.each(cases)(
+    '$how join, a crash after $step, restarted cold, gives the batch windows',
+    async ({ how, step }) => {
+      const { impressionEvents, clickEvents, query } = streams(new SluiceSession(), how);
+      const answer = await expected(how);
+      expect(answer.length).toBeGreaterThan(2);
+      await testStream(query, 'append')(
+        addData(impressionEvents, impressions1),
+        addData(clickEvents, clicks1),
+        processAllAvailable(),
+        addData(impressionEvents, impressions2),
+        addData(clickEvents, clicks2),
+        crashAfter(step),
+        startStream(),
+        addData(impressionEvents, far),
+        addData(clickEvents, farClick),
+        checkAnswer(answer),
+      );
+    },
+  );
 });
 
 describe('the progress of an aggregation over a stream-stream join', () => {

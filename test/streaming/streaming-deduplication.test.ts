@@ -150,15 +150,20 @@ describe('dropDuplicates on a stream', () => {
         { eventTime: sec(20), user: 'b' },
       ]),
       assertNumStateRows(2), // the watermark becomes 20 s
+      // keys never forgotten run no batch without data, so the previous batch ran under none
       addData(input, [
-        { eventTime: sec(5), user: 'c' }, // late: the watermark is 20 s
+        { eventTime: sec(5), user: 'c' }, // not late: no watermark was in force before
         { eventTime: sec(30), user: 'a' }, // a duplicate, however much later
       ]),
+      assertNumStateRows(3), // the watermark becomes 30 s
+      droppedByWatermark([0]),
+      addData(input, [{ eventTime: sec(15), user: 'd' }]), // late: the previous batch ran under 20 s
       checkAnswer([
         { eventTime: sec(10), user: 'a' },
         { eventTime: sec(20), user: 'b' },
+        { eventTime: sec(5), user: 'c' },
       ]),
-      assertNumStateRows(2),
+      assertNumStateRows(3),
       droppedByWatermark([1]),
     );
   });

@@ -408,6 +408,27 @@ describe('transformWithState with event-time timers', () => {
   }
   const t = (seconds: number) => new Date(seconds * SECOND);
 
+  it('drops a row as late only at or below the watermark the previous batch ran under', async () => {
+    const { events, out } = eventTimeSessions();
+    const dropped = (expected: number) =>
+      execute(`${expected} late rows dropped`, (s) => {
+        const n = s.progress.reduce((sum, p) => sum + p.lateRowsDropped, 0);
+        return n === expected ? undefined : `${n} rows were dropped`;
+      });
+    await testStream(out, 'append')(
+      addData(events, [{ ts: t(100), user: 'a', page: '/1' }]),
+      processAllAvailable(), // the watermark becomes 95 s; no timer is due, so no batch without data
+      // below the watermark now in force, but the previous batch ran under none: kept
+      addData(events, [{ ts: t(90), user: 'b', page: '/1' }]),
+      processAllAvailable(),
+      dropped(0),
+      // the previous batch ran under 95 s: late
+      addData(events, [{ ts: t(80), user: 'c', page: '/1' }]),
+      processAllAvailable(),
+      dropped(1),
+    );
+  });
+
   it('fires a timer once the watermark passes it, in a batch without data, and drops late rows', async () => {
     const { events, out } = eventTimeSessions();
     await testStream(out, 'append')(

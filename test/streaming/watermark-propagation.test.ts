@@ -3,7 +3,7 @@
  * stateful operator's watermark is the minimum over the watermark nodes and the stateful operators
  * beneath it; a stream-stream join's output carries the lower of its sides' state watermarks. The
  * plans here are planned, not started (a chain with a stream-stream join is still refused when a
- * query starts). Rows from an operator beneath are late only below its previous watermark.
+ * query starts). An operator's rows are late at or below its input watermark of the previous batch.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,10 +17,7 @@ import {
 } from '../../core/index.js';
 import { outputWatermarkOf } from '../../core/exec/stateful-operator.js';
 import { planPhysical, type WatermarkInput } from '../../core/exec/physical-planner.js';
-import {
-  lateRowWatermarks,
-  operatorWatermarks,
-} from '../../core/streaming/watermark-propagation.js';
+import { operatorWatermarks } from '../../core/streaming/watermark-propagation.js';
 import { atMicros, clickSchema } from '../support/events.js';
 
 const session = new SluiceSession();
@@ -187,43 +184,67 @@ describe('watermark propagation', () => {
 });
 
 describe('the late-rows watermark', () => {
+  // Spark's watermark for late events: the input watermark of the previous batch, propagated from
+  // the previous batch's watermark in force exactly as the one for eviction is from the current one
   const now = atMicros('10:20:00');
   const before = atMicros('10:10:00');
-  const viaNode: WatermarkInput = { kind: 'watermark', watermarkId: 0 };
-  const viaOperator: WatermarkInput = { kind: 'stateful', operatorId: 0 };
+  const rangeJoin = () => {
+    const right = clicks('5 minutes').select(
+      col('ts').alias('seen'),
+      col('category').alias('c'),
+      col('user').alias('u'),
+    );
+    const within = col('ts').between(
+      col('seen').minus(interval('1 hour')),
+      col('seen').plus(interval('10 minutes')),
+    );
+    return windowedCount(
+      clicks('10 minutes').join(right, col('category').eq(col('c')).and(within), 'left'),
+    );
+  };
   const cases: ReadonlyArray<{
-    readonly feeds: string;
-    readonly inputs: readonly (readonly WatermarkInput[])[];
-    readonly previous: readonly (number | undefined)[];
+    readonly plan: string;
+    readonly query: () => DataFrame;
     readonly late: readonly (number | undefined)[];
   }> = [
     {
-      feeds: 'a watermark node: the one in force',
-      inputs: [[viaNode]],
-      previous: [before],
-      late: [now],
+      plan: 'an aggregation over a stream: the previous watermark in force',
+      query: () => windowedCount(clicks('10 minutes')),
+      late: [before],
     },
     {
-      feeds: 'an operator beneath: what that one ran under in the previous batch',
-      inputs: [[viaNode], [viaOperator]],
-      previous: [before, before],
-      late: [now, before],
+      plan: 'a chain of two aggregations: the previous watermark the first one emitted',
+      query: () =>
+        windowedCount(clicks('10 minutes')).groupBy(col('window')).agg(count().alias('categories')),
+      late: [before, before],
     },
     {
-      feeds: 'an operator beneath that had no watermark before: nothing is late',
-      inputs: [[viaNode], [viaOperator]],
-      previous: [undefined, undefined],
-      late: [now, undefined],
-    },
-    {
-      feeds: 'both: the minimum',
-      inputs: [[viaNode], [viaOperator, viaNode]],
-      previous: [before, before],
-      late: [now, before],
+      // the join's output lags its input by the range's reach (an hour), so the unmatched rows it
+      // emits at eviction are not late for the aggregation above it
+      plan: "an aggregation over an outer join with a range: the join's previous output watermark",
+      query: rangeJoin,
+      late: [before, before - HOUR],
     },
   ];
-  it.each(cases)('of an operator fed by $feeds', ({ inputs, previous, late }) => {
-    const current = operatorWatermarks(inputs, () => now);
-    expect(lateRowWatermarks(inputs, () => now, current, previous)).toEqual(late);
+  it.each(cases)('for $plan', ({ query, late }) => {
+    const physical = planPhysical(query().plan, true, { batchTimestampMicros: 0 });
+    const operators = physical.statefulOperators;
+    const propagate = (watermark: number | undefined) =>
+      operatorWatermarks(
+        physical.watermarkInputs,
+        () => watermark,
+        (id, input) => outputWatermarkOf(operators[id], input),
+      );
+    expect(propagate(before)).toEqual(late);
+    // the eviction watermark of the same batch comes from the current one, and is higher
+    propagate(now).forEach((w, id) => expect(w).toBeGreaterThan(late[id]!));
+  });
+
+  it('is undefined for every operator before any batch had a watermark: no row is late', () => {
+    const physical = planPhysical(rangeJoin().plan, true, { batchTimestampMicros: 0 });
+    expect(operatorWatermarks(physical.watermarkInputs, () => undefined)).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 });
