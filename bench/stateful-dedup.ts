@@ -14,15 +14,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { type RowObject, SluiceSession } from '../core/index.js';
 import {
+  BATCH_SIZE,
   batchesOf,
+  EVENT_COUNT,
   type PartFigures,
   random,
   timeContenders,
   withTimestamps,
 } from './stateful-harness.js';
 
-const EVENT_COUNT = 1_000_000;
-const BATCH_SIZE = 100_000;
 const DELAY_MICROS = 5_000_000;
 const START_MICROS = Date.UTC(2026, 0, 1) * 1000;
 

@@ -33,11 +33,17 @@ import {
 } from '../core/index.js';
 import { listStateStores, readStateStore } from '../core/state/state-store-reader.js';
 import { encodeStateValue } from '../core/state/state-value.js';
-import { batchesOf, type PartFigures, random, timeContenders } from './stateful-harness.js';
+import {
+  BATCH_SIZE,
+  batchesOf,
+  EVENT_COUNT,
+  type PartFigures,
+  random,
+  timeContenders,
+} from './stateful-harness.js';
 
-const IMPRESSIONS = 500_000;
+const IMPRESSIONS = EVENT_COUNT / 2;
 const ADS = 100_000;
-const BATCH_SIZE = 100_000;
 const SECOND = 1_000_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;

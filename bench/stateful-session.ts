@@ -13,15 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { col, count, type RowObject, session_window, SluiceSession } from '../core/index.js';
 import {
+  BATCH_SIZE,
   batchesOf,
+  EVENT_COUNT,
   type PartFigures,
   random,
   timeContenders,
   withTimestamps,
 } from './stateful-harness.js';
 
-const EVENT_COUNT = 1_000_000;
-const BATCH_SIZE = 100_000;
 const USERS = 10_000;
 const MINUTE = 60_000_000;
 const GAP = 5 * MINUTE;

@@ -11,7 +11,8 @@
  * they computed the same thing (a mismatch exits with status 1); figures come from the median run
  * (stateful-harness.ts). The parts run in turn; the output is a table, then one JSON line:
  * {"dedup_vs_loop": R, "session_vs_loop": R, "join_vs_loop": R, "join_state_bytes_per_key": N},
- * each R the engine's events per second over the loop's.
+ * each R the engine's events per second over the loop's. `SLUICE_BENCH_EVENTS=200000` runs a quick
+ * variant on fewer events, still in ten micro-batches (stateful-harness.ts).
  */
 import { benchDedup } from './stateful-dedup.js';
 import type { PartFigures } from './stateful-harness.js';

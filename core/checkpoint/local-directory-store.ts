@@ -18,6 +18,12 @@ const ABANDONED_AFTER_MS = 60 * 60_000;
 /** An object store rooted at a directory. */
 export class LocalDirectoryStore implements ObjectStore {
   readonly location: string;
+  /**
+   * Directories this store made or found, so a put into one costs no mkdir: a stateful query puts
+   * into the same few directories every batch. One removed behind the store's back is made again
+   * when a write into it finds it missing.
+   */
+  private readonly madeDirectories = new Set<string>();
 
   constructor(
     private readonly root: string,
@@ -121,10 +127,21 @@ export class LocalDirectoryStore implements ObjectStore {
   }
 
   private async writeTemp(key: string, bytes: Uint8Array): Promise<string> {
-    const target = this.file(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    const temp = path.join(path.dirname(target), `${TEMP_PREFIX}${randomUUID()}`);
-    await fs.writeFile(temp, bytes);
+    const dir = path.dirname(this.file(key));
+    const temp = path.join(dir, `${TEMP_PREFIX}${randomUUID()}`);
+    if (!this.madeDirectories.has(dir)) await this.makeDirectory(dir);
+    try {
+      await fs.writeFile(temp, bytes);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      await this.makeDirectory(dir);
+      await fs.writeFile(temp, bytes);
+    }
     return temp;
+  }
+
+  private async makeDirectory(dir: string): Promise<void> {
+    await fs.mkdir(dir, { recursive: true });
+    this.madeDirectories.add(dir);
   }
 }

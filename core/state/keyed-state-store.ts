@@ -15,12 +15,14 @@ export type PartitionChanges = Map<string, unknown>;
 /** State of one operator, partitioned by key hash. */
 export class KeyedStateStore implements StateStore {
   private readonly partitions: Map<string, unknown>[];
-  private changes: Map<number, PartitionChanges> = new Map();
+  /** By partition, its changes since the last persist; undefined while it has none. */
+  private changes: (PartitionChanges | undefined)[];
   private count = 0;
   private bytes = 0;
 
   constructor(readonly numPartitions: number) {
     this.partitions = Array.from({ length: numPartitions }, () => new Map());
+    this.changes = new Array<PartitionChanges | undefined>(numPartitions).fill(undefined);
   }
 
   get(key: string): unknown {
@@ -38,8 +40,28 @@ export class KeyedStateStore implements StateStore {
     if (this.delete(this.partitions[p], key)) this.changesOf(p).set(key, DELETED);
   }
 
-  *entries(): IterableIterator<[string, unknown]> {
-    for (const partition of this.partitions) yield* partition;
+  /**
+   * Every entry, partition after partition. Not a generator: an eviction walks every entry of a
+   * store each batch, and a generator's `yield*` costs more per entry than the lookup it feeds.
+   */
+  entries(): IterableIterator<[string, unknown]> {
+    const partitions = this.partitions;
+    let p = 0;
+    let current: Iterator<[string, unknown]> | undefined = partitions[0]?.entries();
+    const iterator: IterableIterator<[string, unknown]> = {
+      next(): IteratorResult<[string, unknown]> {
+        while (current) {
+          const step = current.next();
+          if (!step.done) return step;
+          current = ++p < partitions.length ? partitions[p].entries() : undefined;
+        }
+        return { done: true, value: undefined };
+      },
+      [Symbol.iterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
   }
 
   get size(): number {
@@ -72,13 +94,16 @@ export class KeyedStateStore implements StateStore {
 
   /** Whether a key was put or removed since the last `takeChanges`. */
   get hasChanges(): boolean {
-    return this.changes.size > 0;
+    return this.changes.some((c) => c !== undefined);
   }
 
   /** Returns and clears the changes since the last call, by partition. */
   takeChanges(): Map<number, PartitionChanges> {
-    const changes = this.changes;
-    this.changes = new Map();
+    const changes = new Map<number, PartitionChanges>();
+    this.changes.forEach((c, p) => {
+      if (c) changes.set(p, c);
+    });
+    this.changes.fill(undefined);
     return changes;
   }
 
@@ -92,29 +117,33 @@ export class KeyedStateStore implements StateStore {
     return (h >>> 0) % this.numPartitions;
   }
 
-  /** Sets an entry, counting it and its size; the value it replaces leaves the size as it came in. */
+  /**
+   * Sets an entry, counting it and its size; the value it replaces leaves the size as it came in.
+   * Whether the key is new shows in the map's size, which saves a second lookup per new key.
+   */
   private set(partition: Map<string, unknown>, key: string, value: unknown): void {
+    const before = partition.size;
     const old = partition.get(key);
-    if (old === undefined && !partition.has(key)) this.count++;
-    else this.bytes -= stateEntryBytes(key, old);
     partition.set(key, value);
+    if (partition.size > before) this.count++;
+    else this.bytes -= stateEntryBytes(key, old);
     this.bytes += stateEntryBytes(key, value);
   }
 
   /** Deletes an entry, uncounting it and its size; false when there was none. */
   private delete(partition: Map<string, unknown>, key: string): boolean {
-    if (!partition.has(key)) return false;
-    this.bytes -= stateEntryBytes(key, partition.get(key));
-    partition.delete(key);
+    const old = partition.get(key);
+    if (!partition.delete(key)) return false;
+    this.bytes -= stateEntryBytes(key, old);
     this.count--;
     return true;
   }
 
   private changesOf(p: number): PartitionChanges {
-    let c = this.changes.get(p);
+    let c = this.changes[p];
     if (!c) {
       c = new Map();
-      this.changes.set(p, c);
+      this.changes[p] = c;
     }
     return c;
   }

@@ -29,8 +29,12 @@ export function stateValueBytes(v: unknown): number {
   if (typeof v !== 'object') return OBJECT_HEADER_BYTES;
   if (Array.isArray(v)) {
     let bytes = OBJECT_HEADER_BYTES + v.length * SLOT_BYTES;
-    // a number element lives in its slot: unboxed in a double array, or a small integer
-    for (const element of v) if (typeof element !== 'number') bytes += stateValueBytes(element);
+    // a number element lives in its slot: unboxed in a double array, or a small integer; an
+    // indexed loop, as every put of an array value walks it
+    for (let i = 0; i < v.length; i++) {
+      const element: unknown = v[i];
+      if (typeof element !== 'number') bytes += stateValueBytes(element);
+    }
     return bytes;
   }
   if (v instanceof Uint8Array) return COLLECTION_BYTES + v.byteLength;

@@ -23,12 +23,29 @@ export function encodeStateValue(v: unknown): unknown {
     return Number.isFinite(v) ? v : { $n: String(v) };
   }
   if (typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(encodeStateValue);
+  if (Array.isArray(v)) return encodeArray(v);
   if (v instanceof Set) return { $set: [...v].map(encodeStateValue) };
   if (v instanceof Map)
     return { $map: [...v].map(([k, x]) => [encodeStateValue(k), encodeStateValue(x)]) };
   if (v instanceof Uint8Array) return { $bin: Buffer.from(v).toString('base64') };
   throw new TypeError(`Cannot encode state value of type ${v.constructor.name}.`);
+}
+
+/**
+ * `encodeStateValue` of each element. Persisting a batch encodes every value it changed, most of
+ * them arrays of numbers and strings (session bounds, aggregation buffers), so those elements are
+ * passed on here without a call: a nonzero finite number or a string encodes as itself.
+ */
+function encodeArray(v: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    out[i] =
+      typeof x === 'string' || (typeof x === 'number' && x !== 0 && Number.isFinite(x))
+        ? x
+        : encodeStateValue(x);
+  }
+  return out;
 }
 
 /** Reverses `encodeStateValue`. */

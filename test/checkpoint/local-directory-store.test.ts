@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalDirectoryStore } from '../../core/checkpoint/local-directory-store.js';
@@ -133,5 +133,18 @@ describe('LocalDirectoryStore', () => {
     expect(existsSync(abandoned)).toBe(false);
     expect(existsSync(live)).toBe(true);
     expect(text(await store.get('state/0/k.delta'))).toBe('kept');
+  });
+
+  it('puts into a directory removed after an earlier put into it made it', async () => {
+    const root = tempDir();
+    const store = new LocalDirectoryStore(root);
+    await store.put('state/0/1.delta', bytes('one'));
+    rmSync(path.join(root, 'state'), { recursive: true });
+    await store.put('state/0/2.delta', bytes('two'));
+    expect(text(await store.get('state/0/2.delta'))).toBe('two');
+    expect(await store.putIfAbsent('state/0/2.delta', bytes('again'))).toBe('exists');
+    rmSync(path.join(root, 'state'), { recursive: true });
+    expect(await store.putIfAbsent('state/0/3.delta', bytes('three'))).toBe('created');
+    expect(text(await store.get('state/0/3.delta'))).toBe('three');
   });
 });
