@@ -32,6 +32,12 @@ export type {
 } from './kafka-partition-reader.js';
 export type { PartitionOffsets, TopicPartition } from './partition-offsets.js';
 export { closeKafkaConnections } from './kafka-connection-pool.js';
+export { keyPartition, RepartitionSink, type RepartitionSinkOptions } from './repartition-sink.js';
+export {
+  RepartitionSource,
+  repartitionSource,
+  type RepartitionSourceOptions,
+} from './repartition-source.js';
 export {
   kafkaSecurity,
   type KafkaSecurity,

@@ -1,0 +1,159 @@
+/**
+ * RepartitionSink: the sink of stage 1 of a split query (core/plan/stage-split.ts). It writes each
+ * batch's rows to the repartition topic, one record a row, for stage 2 to read (repartition-source.ts).
+ *
+ * For a batch of n rows it takes these steps, in order:
+ *   1. encode each row with the row binary codec (core/io/row-binary-codec.ts), and its key columns
+ *      alone as the record key;
+ *   2. send each row to partition hash(key) mod partitions, stamped (repartition-records.ts) with
+ *      this shard's stage and shard, the batch and seq = the row's position 0 .. n-1, and wait for
+ *      the brokers' acknowledgement;
+ *   3. only then send one watermark marker to every partition p, with seq n + p, whose value is the
+ *      largest event time of the batch's rows (decimal microseconds), or none.
+ * Every row of one key thus lands in one partition, and so reaches the one stage-2 shard that reads
+ * it (partition mod stage 2's shards). A marker follows all of its batch's rows in its partition, so
+ * the event time it announces covers every row stage 2 has read from that shard before it.
+ *
+ * Idempotence: a re-run of a batch (a crash between the sink and the commit) computes the same rows
+ * in the same order from its intent, so its records carry the same stamps as the first attempt's,
+ * and stage 2 drops them by the dedup rule. Nothing here depends on what an earlier attempt wrote.
+ */
+import type { ShardIdentity } from '../checkpoint/shard-identity.js';
+import { InvalidOptionError } from '../errors.js';
+import { eventTimeColumn, eventTimeOf } from '../exec/event-time-column.js';
+import { encodeRow } from '../io/row-binary-codec.js';
+import { openedSink, type OutputMode, type Sink, type SinkContext } from '../sinks/sink.js';
+import type { StructType } from '../types/data-types.js';
+import type { Row } from '../types/row.js';
+import type { KafkaRecordWriter, OutgoingRecord } from './kafka-record-writer.js';
+import { stampHeaders } from './repartition-records.js';
+
+/** Where and as whom stage 1 writes. */
+export interface RepartitionSinkOptions {
+  /** The repartition topic: one the query owns, that nothing else writes to. */
+  readonly topic: string;
+  /**
+   * How many partitions the topic has; every one of them gets the batch's markers. A multiple of
+   * stage 2's shards spreads the keys evenly over them.
+   */
+  readonly partitions: number;
+  /** The columns of stage 1's rows that key the records (the split's `keyColumns`). */
+  readonly keyColumns: readonly string[];
+  /** The stage-1 shard this sink writes for. */
+  readonly shard: ShardIdentity;
+}
+
+/** What `open` prepares for every batch. */
+interface Opened {
+  readonly queryId: string;
+  readonly schema: StructType;
+  readonly keySchema: StructType;
+  readonly keyIndexes: readonly number[];
+}
+
+/** Stage 1's sink: rows to the repartition topic, keyed by the grouping key, stamped for dedup. */
+export class RepartitionSink implements Sink {
+  readonly description: string;
+  private opened: Opened | undefined;
+
+  constructor(
+    private readonly options: RepartitionSinkOptions,
+    private readonly writer: KafkaRecordWriter,
+  ) {
+    this.description = `RepartitionSink[${options.topic}]`;
+    if (!Number.isSafeInteger(options.partitions) || options.partitions < 1) {
+      throw new InvalidOptionError(
+        `${this.description}: partitions is ${options.partitions}; give the repartition topic's partition count, a whole number of at least 1 (a multiple of stage 2's shards).`,
+      );
+    }
+    if (options.keyColumns.length === 0) {
+      throw new InvalidOptionError(
+        `${this.description}: no key columns; give the stage split's keyColumns, which decide the stage-2 shard of each row.`,
+      );
+    }
+  }
+
+  /** Finds the key columns in the rows' schema; learns the query's id. */
+  async open(context: SinkContext): Promise<void> {
+    const fields = context.schema.fields;
+    const keyIndexes = this.options.keyColumns.map((name) => {
+      const i = fields.findIndex((f) => f.name === name);
+      if (i < 0) {
+        throw new InvalidOptionError(
+          `${this.description}: key column '${name}' is not among stage 1's columns (${fields.map((f) => f.name).join(', ')}); give the keyColumns of the stage split that made stage 1's plan.`,
+        );
+      }
+      return i;
+    });
+    this.opened = {
+      queryId: context.queryId,
+      schema: context.schema,
+      keySchema: { kind: 'struct', fields: keyIndexes.map((i) => fields[i]) },
+      keyIndexes,
+    };
+  }
+
+  /** Sends the batch's rows, then, once they are acknowledged, its markers (module doc). */
+  async addBatch(
+    batchId: number,
+    rows: readonly Row[],
+    _schema: StructType,
+    _outputMode: OutputMode,
+  ): Promise<void> {
+    const opened = openedSink(this.opened, { sink: this.description, batchId });
+    const { topic, partitions } = this.options;
+    const stamp = (seq: number, marker: boolean) =>
+      stampHeaders({ ...this.options.shard, queryId: opened.queryId, batchId, seq, marker });
+    const records = rows.map((row, seq): OutgoingRecord => {
+      const key = encodeRow(
+        opened.keyIndexes.map((i) => row[i]),
+        opened.keySchema,
+      );
+      return {
+        topic,
+        partition: keyPartition(key, partitions),
+        key,
+        value: encodeRow(row, opened.schema),
+        headers: stamp(seq, false),
+      };
+    });
+    if (records.length > 0) await this.writer.send(records);
+    const largest = largestEventTime(rows, opened.schema);
+    const markers = Array.from({ length: partitions }, (_, partition): OutgoingRecord => ({
+      topic,
+      partition,
+      key: null,
+      value: largest === undefined ? null : String(largest),
+      headers: stamp(rows.length + partition, true),
+    }));
+    await this.writer.send(markers);
+  }
+
+  /** Disconnects the writer; a later batch connects again. */
+  async close(): Promise<void> {
+    await this.writer.close();
+  }
+}
+
+/**
+ * The partition of an encoded key: FNV-1a (32 bits) of its bytes, mod `partitions`. Any fixed hash
+ * does, as long as every stage-1 shard and version uses the same one: stage 2 only needs each key in
+ * one partition.
+ */
+export function keyPartition(key: Uint8Array, partitions: number): number {
+  let h = 0x811c9dc5;
+  for (const b of key) h = Math.imul(h ^ b, 0x01000193);
+  return (h >>> 0) % partitions;
+}
+
+/** The largest event time among `rows` (microseconds); undefined without one. */
+function largestEventTime(rows: readonly Row[], schema: StructType): number | undefined {
+  const column = eventTimeColumn(schema);
+  if (!column) return undefined;
+  let largest: number | undefined;
+  for (const row of rows) {
+    const t = eventTimeOf(row, column);
+    if (t !== undefined && (largest === undefined || t > largest)) largest = t;
+  }
+  return largest;
+}

@@ -1,0 +1,240 @@
+/**
+ * A query split into two stages through a repartition topic of the mock cluster: clicks keyed by
+ * user, counted by category. Two stage-1 shards read the input topic's partitions and write their
+ * rows to the repartition topic (RepartitionSink); two stage-2 shards read its partitions
+ * (RepartitionSource) and hold the counts. A stage-1 batch cut short after its sink step and run
+ * again delivers its records twice; stage 2 drops the copies, and the union of the stage-2 shards'
+ * output ends equal to the batch query's result. With event time, stage 2 admits no row above the
+ * slowest stage-1 shard's markers, and its windowed counts equal the batch query's up to there.
+ */
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import {
+  col,
+  count,
+  DataFrame,
+  from_json,
+  lit,
+  MemorySink,
+  type RowObject,
+  SluiceSession,
+  type StreamingQuery,
+  window,
+} from '../../core/index.js';
+import { closeKafkaConnections } from '../../core/kafka/kafka-connection-pool.js';
+import { PLAINTEXT } from '../../core/kafka/kafka-security.js';
+import { kafkajsReader } from '../../core/kafka/kafkajs-partition-reader.js';
+import { KafkajsRecordWriter } from '../../core/kafka/kafkajs-record-writer.js';
+import { repartitionSource } from '../../core/kafka/repartition-source.js';
+import { RepartitionSink } from '../../core/kafka/repartition-sink.js';
+import { splitStages } from '../../core/plan/stage-split.js';
+import { at } from '../support/events.js';
+import { clickRecords } from '../support/kafka-clicks.js';
+import { produce } from '../support/kafka-producer.js';
+import { tempDir } from '../support/temp-dir.js';
+import { uniqueName } from '../support/unique-name.js';
+
+const SERVERS = () => inject('kafkaBootstrapServers');
+afterAll(() => closeKafkaConnections());
+
+/** The clicks of Kafka rows whose value is a click as JSON. */
+function clicks(kafka: DataFrame): DataFrame {
+  return kafka
+    .select(
+      from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias(
+        'e',
+      ),
+    )
+    .select('e.*');
+}
+
+/** Clicks per category. */
+function clicksByCategory(kafka: DataFrame): DataFrame {
+  return clicks(kafka).groupBy(col('category')).agg(count().alias('n'));
+}
+
+/** `window-start category n`, the last row of each window and category, sorted. */
+function windowCounts(rows: readonly RowObject[]): string[] {
+  const last = new Map<string, string>();
+  for (const r of rows) {
+    const key = `${String((r.window as { start: unknown }).start)} ${String(r.category)}`;
+    last.set(key, `${key} ${String(r.n)}`);
+  }
+  return [...last.values()].sort();
+}
+
+function kafkaInput(session: SluiceSession, topic: string): DataFrame {
+  return session.readStream
+    .format('kafka')
+    .option('kafka.bootstrap.servers', SERVERS())
+    .option('subscribe', topic)
+    .option('startingOffsets', 'earliest')
+    .load();
+}
+
+/**
+ * `query` over the input topic split into two stages on checkpoints of their own, each run as 2
+ * shards; the stage-2 shards write to memory sinks in update mode.
+ */
+function twoStages(session: SluiceSession, query: DataFrame) {
+  const topic = uniqueName('repartition');
+  const split = splitStages(query.plan);
+  if (split.kind !== 'split') throw new Error(`expected a split: ${split.reason}`);
+  const stage1Checkpoint = tempDir();
+  const stage2Checkpoint = tempDir();
+  /** Stage-1 shard `shard`; `crashAt` makes it die right after the sink step of that batch. */
+  const stage1 = (shard: number, crashAt?: number) =>
+    new DataFrame(session, split.stage1).writeStream
+      .sink(
+        new RepartitionSink(
+          {
+            topic,
+            partitions: 4,
+            keyColumns: split.keyColumns,
+            shard: { stage: 1, shard, shards: 2 },
+          },
+          new KafkajsRecordWriter({ brokers: SERVERS().split(','), maxRequestBytes: 1 << 20 }),
+        ),
+      )
+      .option('checkpointLocation', stage1Checkpoint)
+      .option('parallelism', 2)
+      .option('shard', shard)
+      .afterStep((step, batchId) => {
+        if (step === 'sink' && batchId === crashAt) throw new Error(`died after batch ${batchId}`);
+      })
+      .start();
+  const stage2Plan = split.stage2({
+    description: `RepartitionSource[${topic}]`,
+    source: repartitionSource({ topic, schema: split.stage1.schema }, () =>
+      kafkajsReader({
+        bootstrapServers: SERVERS().split(','),
+        security: PLAINTEXT,
+        isolationLevel: 'read_committed',
+      }),
+    ),
+  });
+  const sinks = [0, 1].map((j) => new MemorySink(stage2Plan.schema, uniqueName(`stage2-${j}`)));
+  const stage2Queries: StreamingQuery[] = [];
+  return {
+    split,
+    sinks,
+    stage2Queries,
+    stage1,
+    /** Runs stage-1 shard `shard` over what its partitions hold now. */
+    async runStage1(shard: number): Promise<void> {
+      const q = await stage1(shard);
+      await q.processAllAvailable();
+      await q.stop();
+    },
+    /** Runs both stage-2 shards over what the repartition topic holds now. */
+    async runStage2(): Promise<void> {
+      for (const j of [0, 1]) {
+        const q = await new DataFrame(session, stage2Plan).writeStream
+          .outputMode('update')
+          .sink(sinks[j])
+          .option('checkpointLocation', stage2Checkpoint)
+          .option('parallelism', 2)
+          .option('shard', j)
+          .start();
+        await q.processAllAvailable();
+        await q.stop();
+        stage2Queries.push(q);
+      }
+    },
+  };
+}
+
+/** The input topic as a bounded Kafka DataFrame. */
+function kafkaTable(session: SluiceSession, topic: string): DataFrame {
+  return session.read
+    .format('kafka')
+    .option('kafka.bootstrap.servers', SERVERS())
+    .option('subscribe', topic)
+    .load();
+}
+
+/** `category n` per category: the last row each category got, over all the sinks. */
+function finalCounts(sinks: readonly MemorySink[]): string[] {
+  const last = new Map<string, RowObject>();
+  for (const sink of sinks) for (const r of sink.rows()) last.set(String(r.category), r);
+  return [...last.values()].map((r) => `${String(r.category)} ${String(r.n)}`).sort();
+}
+
+describe('a query split into two stages through a repartition topic', () => {
+  it("drops the copies a re-run stage-1 batch delivers and ends equal to the batch query's counts", async () => {
+    const input = uniqueName('clicks');
+    const session = new SluiceSession();
+    const stages = twoStages(session, clicksByCategory(kafkaInput(session, input)));
+    const { sinks, stage2Queries, runStage1, runStage2 } = stages;
+    expect(stages.split.keyColumns).toEqual(['category']);
+
+    await produce(input, clickRecords(30));
+    await runStage1(0);
+    await runStage1(1);
+    await runStage2();
+
+    await produce(input, clickRecords(20, 30));
+    const dying = await stages.stage1(0, 1);
+    await expect(dying.processAllAvailable()).rejects.toThrow('died after batch 1');
+    await runStage1(1);
+    await runStage2(); // reads the first attempt of shard 0's batch 1
+    await runStage1(0); // runs batch 1 again: its records reach the topic twice
+    await produce(input, clickRecords(10, 50));
+    await runStage1(0);
+    await runStage1(1);
+    await runStage2();
+
+    const batch = await clicksByCategory(kafkaTable(session, input)).collect();
+    const expected = batch.map((r) => `${String(r.category)} ${String(r.n)}`).sort();
+    expect(expected).toEqual(['books 20', 'games 20', 'music 20']);
+    expect(finalCounts(sinks)).toEqual(expected);
+
+    // each category is counted by one stage-2 shard only, and copies were really delivered
+    const categoriesOf = (sink: MemorySink) => new Set(sink.rows().map((r) => r.category));
+    const [zero, one] = sinks.map(categoriesOf);
+    expect([...zero].filter((c) => one.has(c))).toEqual([]);
+    const duplicates = stage2Queries
+      .flatMap((q) => q.recentProgress)
+      .reduce((sum, p) => sum + (p.sources[0].metrics?.duplicateRecords ?? 0), 0);
+    expect(duplicates).toBeGreaterThan(0);
+  });
+
+  it("admits no row above the slowest stage-1 shard's event time, and then counts windows as the batch query does up to it", async () => {
+    const input = uniqueName('clicks');
+    const session = new SluiceSession();
+    const windowed = (clicks: DataFrame) =>
+      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
+    const stages = twoStages(
+      session,
+      windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
+    );
+    const { sinks, runStage1, runStage2 } = stages;
+    expect(stages.split.keyColumns).toEqual(['category']);
+    /** The batch query's windowed counts over the clicks up to click `last` (37 s apart from 10:00). */
+    const batchUpTo = async (last: number) =>
+      windowCounts(
+        await windowed(
+          clicks(kafkaTable(session, input)).filter(
+            col('ts').leq(lit(at('10:00:00', last * 37_000_000))),
+          ),
+        ).collect(),
+      );
+    const streamed = () => windowCounts(sinks.flatMap((s) => s.rows()));
+
+    // stage-1 shard 0 reads partitions 0 and 2 (even clicks), shard 1 partitions 1 and 3 (odd ones)
+    await produce(input, clickRecords(40));
+    await runStage1(0);
+    await runStage2(); // shard 1 has not been heard from: nothing may pass
+    expect(streamed()).toEqual([]);
+    await runStage1(1);
+    await runStage2(); // shard 0 reached click 38, shard 1 click 39: 39 waits
+    expect(streamed()).toEqual(await batchUpTo(38));
+
+    // shard 0 writes first: shard 1's click 59, held back, is behind every other row of its
+    // partition (a held row holds back what follows it in the partition, of any shard)
+    await produce(input, clickRecords(20, 40));
+    await runStage1(0);
+    await runStage1(1);
+    await runStage2();
+    expect(streamed()).toEqual(await batchUpTo(58));
+  });
+});
