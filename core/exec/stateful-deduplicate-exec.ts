@@ -10,7 +10,8 @@
  *    store the key with the watermark at which it may be forgotten: for `dedupe`, the event time
  *    among the keys (never, when no key carries one: state then grows with every key, as in Spark);
  *    for `dedupeWithinWatermark`, the first row's event time plus the watermark delay.
- * 3. evict the keys whose time to be forgotten the eviction watermark has reached.
+ * 3. evict the keys whose time to be forgotten the eviction watermark has reached; under the
+ *    previous batch's watermark, only when this batch stored a key already due.
  * Output modes do not change what it emits: a row is final once emitted.
  */
 import { rowsToValuesBatch } from '../columnar/batch-rows.js';
@@ -75,8 +76,10 @@ export class StatefulDeduplicateExec implements StatefulOperator {
       throw new ExecutionError('Internal error: a streaming deduplication ran outside a stream.');
     const store = streaming.stateStore(this.operatorId);
     const lateBefore = streaming.lateRowsWatermarkMicros(this.operatorId);
+    const watermark = streaming.watermarkMicros(this.operatorId);
     const rows: Row[] = [];
     let late = 0;
+    let forgottenAtOnce = false;
     produceRows(this.input, ctx, (row) => {
       if (this.isLate(row, lateBefore)) {
         late++;
@@ -84,11 +87,15 @@ export class StatefulDeduplicateExec implements StatefulOperator {
       }
       const key = deduplicationKey(row, this.keyIndexes);
       if (store.get(key) !== undefined) return;
-      store.put(key, this.forgetAt(row));
+      const at = this.forgetAt(row);
+      if (at !== null && watermark !== undefined && at <= watermark) forgottenAtOnce = true;
+      store.put(key, at);
       rows.push(row);
     });
     if (late > 0) countForOperator(streaming, this.operatorId, 'numRowsDroppedByWatermark', late);
-    this.evict(store, streaming.watermarkMicros(this.operatorId));
+    // The state this batch was given was evicted by the previous batch's watermark: under the same
+    // watermark (a batch after a batch without data) only a key stored now can be due.
+    if (watermark !== lateBefore || forgottenAtOnce) this.evict(store, watermark);
     if (rows.length > 0) consume(rowsToValuesBatch(this.schema, rows));
   }
 

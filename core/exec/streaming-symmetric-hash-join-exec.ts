@@ -9,7 +9,8 @@
  *    rows meet new right rows here, once. A row that matches is marked matched, in state as well.
  * 4. evict, by the state watermark the condition gives each side (plan/join-state-watermark.ts):
  *    rows that can match no future row leave the state; an outer join emits those of its preserved
- *    side that never matched, with nulls for the other side.
+ *    side that never matched, with nulls for the other side. Under the previous batch's watermark
+ *    there is nothing to evict, so a batch after a batch without data skips the walk.
  * A new row that can already match nothing more is not stored (an outer join emits it at once when
  * it did not match). A left semi join emits a left row at its first match and keeps no left row
  * that matched. A row whose join key has a null matches nothing (SQL `=`).
@@ -114,7 +115,10 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     for (const r of rightRows) this.joinRightRow(r, sides, expiry, out);
     sides.left.flush();
     sides.right.flush();
-    this.evict(sides, expiry, out);
+    // The state this batch was given was evicted by the previous batch's watermark, and a new row
+    // it expires is not stored: under the same watermark (a batch after a batch without data) the
+    // eviction would walk every key to remove nothing.
+    if (watermark !== lateBefore) this.evict(sides, expiry, out);
     if (out.length > 0) consume(rowsToValuesBatch(this.schema, out));
   }
 
@@ -195,8 +199,7 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
   /** Step 2: a new left row against the right state, then into the left state. */
   private joinLeftRow(l: Row, sides: Sides, expiry: Expiry, out: Row[]): void {
     const key = hashKey(l, this.keys.left, this.keys.nullSafe);
-    const matches =
-      key === undefined ? [] : this.matching(sides.right.rows(key), (r) => [...l, ...r]);
+    const matches = key === undefined ? [] : this.matching(sides.right.rows(key), l, 'left');
     if (key !== undefined && matches.length > 0) sides.right.markMatched(key, matches);
     const rightRows = key === undefined ? [] : sides.right.rows(key);
     const matched = matches.length > 0;
@@ -217,7 +220,7 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     // a left semi join emits a left row once: only at its first match
     const candidates =
       this.joinType === 'left_semi' ? leftRows.filter((e) => e[1] === 0) : leftRows;
-    const matches = this.matching(candidates, (l) => [...l, ...r]).map((i) =>
+    const matches = this.matching(candidates, r, 'right').map((i) =>
       leftRows.indexOf(candidates[i]),
     );
     if (key !== undefined && matches.length > 0) sides.left.markMatched(key, matches);
@@ -228,16 +231,28 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     else if (!matched && this.preserves('right')) out.push(this.combine(null, r));
   }
 
-  /** Positions of the held rows that satisfy the rest of the condition with the new row. */
+  /**
+   * Positions of the held rows that satisfy the rest of the condition with the new row, on `side`.
+   * The condition reads each pair from one reused row, not a new one per held row: a key of a busy
+   * join holds many rows, and a pair lives only as long as the condition's evaluation of it.
+   */
   private matching(
     held: readonly (readonly [Row, 0 | 1])[],
-    pair: (heldRow: Row) => Row,
+    newRow: Row,
+    side: 'left' | 'right',
   ): number[] {
     const residual = this.keys.residual;
     const positions: number[] = [];
-    held.forEach(([row], i) => {
-      if (!residual || residual(pair(row)) === true) positions.push(i);
-    });
+    const pair: unknown[] = [];
+    for (let i = 0; i < held.length; i++) {
+      if (residual) {
+        const heldRow = held[i][0];
+        if (side === 'left') fillPair(pair, newRow, heldRow);
+        else fillPair(pair, heldRow, newRow);
+        if (residual(pair) !== true) continue;
+      }
+      positions.push(i);
+    }
     return positions;
   }
 
@@ -257,4 +272,10 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
   private preserves(side: 'left' | 'right'): boolean {
     return this.joinType === 'full' || this.joinType === side;
   }
+}
+
+/** Writes the columns of `left` and then those of `right` into `pair`. */
+function fillPair(pair: unknown[], left: Row, right: Row): void {
+  for (let i = 0; i < left.length; i++) pair[i] = left[i];
+  for (let i = 0; i < right.length; i++) pair[left.length + i] = right[i];
 }

@@ -28,12 +28,26 @@ export function encodeInlineState(
   manifest: object,
   budgetBytes = Number.POSITIVE_INFINITY,
 ): string | undefined {
+  return compressWithin(JSON.stringify(manifest), budgetBytes);
+}
+
+/**
+ * Whether `lines`, one JSON text after another, compress into `budgetBytes` of base64: a test of
+ * a manifest's inline changes, which make up nearly all of it, on text that a spill to delta files
+ * writes as it is, so that a batch whose changes do not fit encodes them once, not twice.
+ */
+export function linesCompressWithin(lines: readonly string[], budgetBytes: number): boolean {
+  return compressWithin(lines.join('\n'), budgetBytes) !== undefined;
+}
+
+/** `text` gzipped in base64, or undefined when that would be longer than `budgetBytes`. */
+function compressWithin(text: string, budgetBytes: number): string | undefined {
   // base64 turns each 3 bytes (or part of 3) into 4 characters
   const maxOutputLength = Number.isFinite(budgetBytes)
     ? Math.floor(budgetBytes / 4) * 3
     : undefined;
   try {
-    return gzipSync(JSON.stringify(manifest), { maxOutputLength }).toString('base64');
+    return gzipSync(text, { maxOutputLength }).toString('base64');
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return undefined;
     throw error;

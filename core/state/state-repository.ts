@@ -56,6 +56,7 @@ import {
   decodeInlineState,
   encodeInlineState,
   type InlineChange,
+  linesCompressWithin,
   mergeInlineChanges,
 } from './inline-state.js';
 import { snapshotSlot, snapshotTurn } from './snapshot-schedule.js';
@@ -221,11 +222,12 @@ export class StateRepository {
     written: WriteCount,
   ): Promise<PersistResult | undefined> {
     let carried = manifest;
-    let inlineState = mayFitInline(manifest, this.inlineBudgetBytes)
+    const lines = inlineLines(manifest);
+    let inlineState = mayFitInline(lines, this.inlineBudgetBytes)
       ? encodeInlineState(carried, this.inlineBudgetBytes)
       : undefined;
     if (inlineState === undefined) {
-      carried = await this.spillInline(manifest, batchId, attemptId, stores, written);
+      carried = await this.spillInline(manifest, lines, batchId, attemptId, stores, written);
       inlineState = encodeInlineState(carried, this.inlineBudgetBytes);
     }
     if (inlineState === undefined) return undefined;
@@ -302,10 +304,12 @@ export class StateRepository {
 
   /**
    * Every partition's inline changes written as a delta file, or as a snapshot once its chain is
-   * long or the changes cover the whole partition (as a first batch's do).
+   * long or the changes cover the whole partition (as a first batch's do). A delta's lines are
+   * `lines`, the changes as the fit test encoded them.
    */
   private async spillInline(
     manifest: StateManifest,
+    lines: InlineLines,
     batchId: number,
     attemptId: string,
     stores: StoresByEntry,
@@ -323,11 +327,7 @@ export class StateRepository {
             const whole = current.inline.length >= store.partitionSize(p);
             if (whole || current.deltas.length + 1 >= this.snapshotInterval)
               return this.writeSnapshot(partition);
-            return this.writeDelta(
-              partition,
-              current,
-              current.inline.map((c) => JSON.stringify(c)),
-            );
+            return this.writeDelta(partition, current, lines.get(current.inline)!);
           }),
         );
       }),
@@ -343,7 +343,7 @@ export class StateRepository {
   private async writeDelta(
     partition: PartitionWrite,
     current: PartitionFiles,
-    lines: string[],
+    lines: readonly string[],
   ): Promise<PartitionFiles> {
     const key = await this.writeFile(partition, 'delta', lines);
     return {
@@ -360,7 +360,7 @@ export class StateRepository {
   private async writeFile(
     { entry, p, batchId, attemptId, written }: PartitionWrite,
     kind: 'snapshot' | 'delta',
-    lines: string[],
+    lines: readonly string[],
   ): Promise<string> {
     const key = `state/${entry}/${p}/${sortableId(batchId)}-${attemptId}.${kind}`;
     const bytes = encodeFile(kind, lines, fileIdentity(this.schemaOf(entry), p));
@@ -511,27 +511,44 @@ export class StateRepository {
 
 /**
  * Gzip compresses state lines a few times over, rarely more than this; inline changes whose JSON is
- * surely longer than this many budgets are spilled without compressing them to find they do not fit.
+ * longer than this many budgets are spilled without compressing them to find they do not fit.
  */
 const MAX_INLINE_COMPRESSION = 32;
 
-/**
- * False when the manifest's inline changes are too many to fit `budgetBytes` once compressed: a
- * lower bound of their JSON (each change's key and its brackets, quotes and comma) exceeds
- * MAX_INLINE_COMPRESSION budgets. Counting it costs a pass over the keys, not their encoding.
- */
-function mayFitInline(manifest: StateManifest, budgetBytes: number): boolean {
-  const limit = budgetBytes * MAX_INLINE_COMPRESSION;
-  let bytes = 0;
+/** By a partition's inline changes (the array the manifest holds), each change's JSON line. */
+type InlineLines = ReadonlyMap<readonly InlineChange[], readonly string[]>;
+
+/** The JSON line of every inline change of the manifest, encoded once for the fit test and a spill. */
+function inlineLines(manifest: StateManifest): InlineLines {
+  const lines = new Map<readonly InlineChange[], string[]>();
   for (const partitions of Object.values(manifest.operators)) {
     for (const { inline } of partitions) {
-      for (const change of inline ?? []) {
-        bytes += change[0].length + 5;
-        if (bytes > limit) return false;
-      }
+      if (inline?.length)
+        lines.set(
+          inline,
+          inline.map((c) => JSON.stringify(c)),
+        );
     }
   }
-  return true;
+  return lines;
+}
+
+/**
+ * False when the inline changes, which make up nearly all of a manifest, surely do not fit
+ * `budgetBytes`: their JSON is over MAX_INLINE_COMPRESSION budgets, or it does not compress into
+ * the budget. True when they may fit (the manifest itself is then encoded to find out).
+ */
+function mayFitInline(lines: InlineLines, budgetBytes: number): boolean {
+  let bytes = 0;
+  for (const partition of lines.values()) {
+    for (const line of partition) bytes += line.length + 1;
+  }
+  if (bytes <= budgetBytes) return true;
+  if (bytes > budgetBytes * MAX_INLINE_COMPRESSION) return false;
+  return linesCompressWithin(
+    [...lines.values()].map((partition) => partition.join('\n')),
+    budgetBytes,
+  );
 }
 
 /** One partition being persisted, and the count of what the persist writes. */
@@ -549,7 +566,11 @@ function changeLine([key, value]: [string, unknown]): string {
   return JSON.stringify(value === DELETED ? [key] : [key, encodeStateValue(value)]);
 }
 
-function encodeFile(kind: string, lines: string[], identity: StateFileIdentity): Uint8Array {
+function encodeFile(
+  kind: string,
+  lines: readonly string[],
+  identity: StateFileIdentity,
+): Uint8Array {
   const header = { formatVersion: FORMAT_VERSION, kind, ...identity };
   return Buffer.from(sealText(header, lines.join('\n')));
 }
