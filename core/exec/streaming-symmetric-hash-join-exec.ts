@@ -10,9 +10,13 @@
  * 4. evict, by the state watermark the condition gives each side (plan/join-state-watermark.ts):
  *    rows that can match no future row leave the state; an outer join emits those of its preserved
  *    side that never matched, with nulls for the other side. Under the previous batch's watermark
- *    there is nothing to evict, so a batch after a batch without data skips the walk.
- * A new row that can already match nothing more is not stored (an outer join emits it at once when
- * it did not match). A left semi join emits a left row at its first match and keeps no left row
+ *    there is nothing to evict, so a batch after a batch without data skips the walk, unless this
+ *    batch stored a left row the watermark already expires.
+ * A new right row that can already match nothing more is not stored (an outer join emits it at once
+ * when it did not match). A new left row is stored even then (Spark's SPARK-49829): the right rows
+ * of the same batch come after it and may match it, and they are not late when their time lies
+ * between the previous batch's watermark and this one's, as the rows an operator beneath emits
+ * when this batch's watermark closes them do; step 4 evicts it. A left semi join emits a left row at its first match and keeps no left row
  * that matched. A row whose join key has a null matches nothing (SQL `=`).
  */
 import { rowsToValuesBatch } from '../columnar/batch-rows.js';
@@ -111,14 +115,16 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     };
     const expiry = this.expiry(watermark);
     const out: Row[] = [];
-    for (const l of leftRows) this.joinLeftRow(l, sides, expiry, out);
+    let storedExpired = false;
+    for (const l of leftRows)
+      storedExpired = this.joinLeftRow(l, sides, expiry, out) || storedExpired;
     for (const r of rightRows) this.joinRightRow(r, sides, expiry, out);
     sides.left.flush();
     sides.right.flush();
-    // The state this batch was given was evicted by the previous batch's watermark, and a new row
-    // it expires is not stored: under the same watermark (a batch after a batch without data) the
-    // eviction would walk every key to remove nothing.
-    if (watermark !== lateBefore) this.evict(sides, expiry, out);
+    // The state this batch was given was evicted by the previous batch's watermark, and a new right
+    // row it expires is not stored: under the same watermark (a batch after a batch without data)
+    // the eviction would walk every key to remove nothing, unless a left row stored now is due.
+    if (watermark !== lateBefore || storedExpired) this.evict(sides, expiry, out);
     if (out.length > 0) consume(rowsToValuesBatch(this.schema, out));
   }
 
@@ -196,8 +202,11 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     };
   }
 
-  /** Step 2: a new left row against the right state, then into the left state. */
-  private joinLeftRow(l: Row, sides: Sides, expiry: Expiry, out: Row[]): void {
+  /**
+   * Step 2: a new left row against the right state, then into the left state, even when it has
+   * expired already (this batch's right rows have yet to meet it). True when it stored such a row.
+   */
+  private joinLeftRow(l: Row, sides: Sides, expiry: Expiry, out: Row[]): boolean {
     const key = hashKey(l, this.keys.left, this.keys.nullSafe);
     const matches = key === undefined ? [] : this.matching(sides.right.rows(key), l, 'left');
     if (key !== undefined && matches.length > 0) sides.right.markMatched(key, matches);
@@ -209,8 +218,12 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
       for (const i of matches) out.push(this.combine(l, rightRows[i][0]));
     }
     const semiDone = this.joinType === 'left_semi' && matched;
-    if (key !== undefined && !semiDone && !expiry.left?.(l)) sides.left.append(key, l, matched);
-    else if (!matched && this.preserves('left')) out.push(this.combine(l, null));
+    if (key !== undefined && !semiDone) {
+      sides.left.append(key, l, matched);
+      return expiry.left?.(l) === true;
+    }
+    if (!matched && this.preserves('left')) out.push(this.combine(l, null));
+    return false;
   }
 
   /** Step 3: a new right row against the left state (this batch's left rows included). */

@@ -284,10 +284,11 @@ const JOIN_NAMES: Record<Join['joinType'], string> = {
  * evict the side whose unmatched rows they emit (a left semi join's left side), since those rows
  * are emitted when no match can come any more: a watermark on a join key, or a watermark on the
  * other side with a time range that bounds the preserved side's time. Left anti joins are refused.
- * A stateful operator below the join is refused. Above any join Spark accepts, a stateful operator
- * runs in append mode (Spark 3.5 and later): it drops rows as late only by the join's output
- * watermark of the previous batch, which lags by the range's reach, so the unmatched rows an outer
- * join emits at eviction are never late above it (watermark-propagation.ts).
+ * Stateful operators may sit below the join and above it, in append mode (Spark 3.5 and later; an
+ * aggregation in another mode is refused by the chain check): each drops rows as late only by its
+ * input watermark of the previous batch, so the rows an operator beneath emits when this batch's
+ * watermark closes them, and the unmatched rows an outer join emits at eviction (its output
+ * watermark lags by the range's reach), are never late above it (watermark-propagation.ts).
  */
 function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   const name = JOIN_NAMES[node.joinType];
@@ -315,18 +316,6 @@ function checkStreamStreamJoin(node: Join, mode: OutputMode): void {
   const missing = needs.filter((side) => !evicts(side));
   if (missing.length > 0)
     throw new UnsupportedOperationError(missingBoundMessage(name, missing, mode));
-  const stateful = allNodes(node)
-    .slice(1)
-    .find((n) => (n.kind === 'aggregate' && n.isStreaming) || isStreamStreamJoin(n));
-  if (stateful) {
-    throw new UnsupportedOperationError(
-      `A stream-stream join over another stateful operator (${stateful.kind === 'join' ? 'a stream-stream join' : 'a streaming aggregation'}) is not supported yet (operator: join ${name}, mode: ${mode}); write the inner result to a sink and read it as a stream.`,
-    );
-  }
-}
-
-function isStreamStreamJoin(n: LogicalPlan): boolean {
-  return n.kind === 'join' && n.left.isStreaming && n.right.isStreaming;
 }
 
 /** What a join needs so that the watermark can evict `missing` sides, in Spark's words and ours. */
