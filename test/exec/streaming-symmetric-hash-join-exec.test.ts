@@ -232,6 +232,28 @@ describe('stream-stream outer joins', () => {
     );
   });
 
+  it('left outer: a left row without event time is stored and evicted in its batch, under an unchanged watermark too', async () => {
+    const { impressionEvents, clickEvents, impressions, clicks } = adStreams(new SluiceSession(), {
+      impressions: '0 seconds',
+      clicks: '0 seconds',
+    });
+    const nullClick = { clickAdId: null, clickTime: null };
+    const timeless = { adId: 2, impressionTime: null };
+    await testStream(withinAnHour(impressions, clicks, 'left'), 'append')(
+      addData(impressionEvents, [impression(1, '10:00:00')]),
+      addData(clickEvents, [click(1, '10:30:00')]),
+      // the batch without data after it runs under the watermark 10:00
+      checkAnswer([joined(1, '10:00:00', '10:30:00')]),
+      // no later event: the watermark stays at 10:00, so this batch runs under its predecessor's
+      addData(impressionEvents, [timeless]),
+      addData(clickEvents, [click(1, '10:10:00')]),
+      // the row without a time can match nothing: the left side stores it for this batch's clicks,
+      // and the eviction, which an unchanged watermark would skip, emits it with nulls at once
+      checkLastBatch([joined(1, '10:00:00', '10:10:00'), { ...timeless, ...nullClick }]),
+      assertNumStateRows(2),
+    );
+  });
+
   it('right outer and full outer emit each unmatched side with nulls', async () => {
     for (const how of ['right', 'full'] as const) {
       const { impressionEvents, clickEvents, impressions, clicks } = adStreams(
