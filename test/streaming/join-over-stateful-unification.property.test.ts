@@ -1,0 +1,90 @@
+/**
+ * The unification law for a stream-stream join over other stateful operators in append mode (Spark
+ * 3.5's multiple stateful operators; MultiStatefulOperatorsSuite's "time window agg per each source
+ * followed by stream-stream join"): two streams of random events cut into random micro-batches,
+ * each side aggregated per 10-minute window and ad (or deduplicated), then joined by every join
+ * type Spark allows, give exactly the batch query's rows once the watermark has passed them.
+ *
+ * The windows each aggregation emits are those this batch's watermark closed, which the join's own
+ * eviction drops in the same batch: the join keeps them for the right side's rows of that batch.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { col, count, type DataFrame, interval, max, window } from '../../core/index.js';
+import {
+  type AdQuery,
+  adInputs,
+  batchOverAds,
+  flush,
+  streamOverAds,
+} from '../support/ad-events.js';
+import { microBatches } from '../support/unification-law.js';
+
+const inputs = adInputs(fc.integer({ min: 1, max: 3 }));
+
+/** Impressions and clicks counted per 10-minute window and ad, joined `how` on window and ad. */
+function windowedCountsJoined(how: string): AdQuery {
+  return (impressions: DataFrame, clicks: DataFrame) => {
+    const shown = impressions
+      .groupBy(window(col('impressionTime'), '10 minutes'), col('adId'))
+      .agg(count().alias('impressions'), max('impressionTime').alias('lastShown'));
+    const clicked = clicks
+      .groupBy(window(col('clickTime'), '10 minutes').alias('clickWindow'), col('clickAdId'))
+      .agg(count().alias('clicks'));
+    return shown.join(
+      clicked,
+      col('window')
+        .eq(col('clickWindow'))
+        .and(col('adId').eq(col('clickAdId'))),
+      how,
+    );
+  };
+}
+
+/** Each side deduplicated on ad and time, then clicks within 20 minutes of their impression. */
+function deduplicatedThenJoined(how: string): AdQuery {
+  return (impressions: DataFrame, clicks: DataFrame) =>
+    impressions.dropDuplicates('adId', 'impressionTime').join(
+      clicks.dropDuplicates('clickAdId', 'clickTime'),
+      col('clickAdId')
+        .eq(col('adId'))
+        .and(
+          col('clickTime').between(
+            col('impressionTime'),
+            col('impressionTime').plus(interval('20 minutes')),
+          ),
+        ),
+      how,
+    );
+}
+
+async function unifies(
+  query: AdQuery,
+  params: { readonly numRuns?: number; readonly seed?: number },
+) {
+  await fc.assert(
+    fc.asyncProperty(inputs, async ({ events, cuts }) => {
+      const streamed = await streamOverAds(query, [...microBatches(events, cuts), flush(events)]);
+      expect(streamed).toEqual(await batchOverAds(query, events));
+    }),
+    params,
+  );
+}
+
+describe('the unification law for a stream-stream join over stateful operators', () => {
+  it.each(['inner', 'left', 'right', 'full'])(
+    '%s join of two windowed counts on window and ad: the stream emits exactly the batch rows',
+    async (how) => {
+      await unifies(windowedCountsJoined(how), { numRuns: 10 });
+    },
+    60_000,
+  );
+
+  it.each(['inner', 'left', 'left_semi'])(
+    '%s join of two deduplications on a time range: the stream emits exactly the batch rows',
+    async (how) => {
+      await unifies(deduplicatedThenJoined(how), { numRuns: 10 });
+    },
+    60_000,
+  );
+});
