@@ -1,5 +1,5 @@
 /**
- * Deduplication and chains of stateful operators, killed right after each step of a batch (one with
+ * Deduplication and chains of stateful operators (a stream-stream join over two aggregations too), killed right after each step of a batch (one with
  * data, or the batch without data that follows it and closes windows) and restarted cold on the same
  * checkpoint: the sink ends with exactly the batch query's result.
  */
@@ -68,6 +68,22 @@ const queries: ReadonlyArray<readonly [string, Query]> = [
         .agg(count().alias('n'))
         .groupBy(window(window_time('window'), '30 minutes'))
         .agg(count().alias('windows'), sum('n').alias('clicks')),
+  ],
+  [
+    'a full outer join of two windowed counts on the window',
+    (df) => {
+      const perCategory = (category: string, as: string, windowAs: string) =>
+        df
+          .withWatermark('ts', '10 minutes')
+          .filter(col('category').eq(category))
+          .groupBy(window(col('ts'), '10 minutes').alias(windowAs))
+          .agg(count().alias(as));
+      return perCategory('books', 'books', 'window').join(
+        perCategory('games', 'games', 'gamesWindow'),
+        col('window').eq(col('gamesWindow')),
+        'full',
+      );
+    },
   ],
 ];
 
