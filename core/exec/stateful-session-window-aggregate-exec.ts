@@ -13,7 +13,8 @@
  * 2. merge each group's rows into its sessions from state (copied, so the loaded version is never
  *    mutated): a row that reaches two stored sessions merges them, accumulators merged.
  * 3. emit by output mode: complete = every session; append = the sessions W has closed (end <= W),
- *    each once, removed from state. Update mode is refused when the query starts, as in Spark: a
+ *    each once, removed from state: a group the batch touched as it is merged, the others by a walk
+ *    of the store, which only a watermark above the previous batch's needs. Update mode is refused when the query starts, as in Spark: a
  *    session that merged into another would stay in the sink as a row no batch corrects.
  */
 import { rowsToValuesBatch } from '../columnar/batch-rows.js';
@@ -69,19 +70,31 @@ export class StatefulSessionWindowAggregateExec implements StatefulOperator {
     const store = streaming.stateStore(this.operatorId);
     const watermark = streaming.watermarkMicros(this.operatorId);
     const mode = streaming.outputMode;
+    if (mode === 'update')
+      throw new ExecutionError(
+        'Internal error: a session-window aggregation ran in update mode, which the start-time checks refuse.',
+      );
     // late by the previous batch's watermark (Spark's for late events), evicted by the current one
-    const { groups, late } = this.grouping.gather(
-      this.input,
-      ctx,
-      mode === 'complete' ? undefined : streaming.lateRowsWatermarkMicros(this.operatorId),
-    );
+    const lateBefore =
+      mode === 'complete' ? undefined : streaming.lateRowsWatermarkMicros(this.operatorId);
+    const { groups, late } = this.grouping.gather(this.input, ctx, lateBefore);
     if (late > 0) countForOperator(streaming, this.operatorId, 'numRowsDroppedByWatermark', late);
+    const closing = mode === 'append' && this.grouping.watermarked ? watermark : undefined;
+    const out: Row[] = [];
     for (const [key, { keyValues, rows }] of groups) {
       const stored = store.get(key) as GroupSessions | undefined;
-      const sessions = stored ? copyStateValue(stored[1]) : [];
-      store.put(key, [keyValues, mergeSessions(sessions, rows, this.grouping)]);
+      const sessions = mergeSessions(stored ? copyStateValue(stored[1]) : [], rows, this.grouping);
+      // a group this batch touched is closed here, so that it is put once, not put and evicted
+      const open =
+        closing === undefined ? sessions : this.closeSessions(keyValues, sessions, closing, out);
+      if (open.length > 0) store.put(key, [keyValues, open]);
+      else store.remove(key);
     }
-    const out = this.emit(store, mode, watermark);
+    // the groups it did not touch were evicted by the previous batch's watermark: only a higher
+    // one can close their sessions
+    if (mode === 'complete') out.push(...this.allSessions(store));
+    else if (closing !== undefined && closing !== lateBefore)
+      out.push(...this.evictClosed(store, closing));
     if (out.length > 0) consume(rowsToValuesBatch(this.schema, out));
   }
 
@@ -96,36 +109,37 @@ export class StatefulSessionWindowAggregateExec implements StatefulOperator {
     return lastMicros === undefined || nextMicros > lastMicros;
   }
 
-  /** The rows `mode` emits this batch, under this operator's watermark. */
-  private emit(store: StateStore, mode: OutputMode, watermark: number | undefined): Row[] {
-    switch (mode) {
-      case 'complete':
-        return [...store.entries()].flatMap(([, value]) => {
-          const [keyValues, sessions] = value as GroupSessions;
-          return sessions.map((s) => this.grouping.output(keyValues, s));
-        });
-      case 'append':
-        return this.evictClosed(store, watermark);
-      case 'update':
-        throw new ExecutionError(
-          'Internal error: a session-window aggregation ran in update mode, which the start-time checks refuse.',
-        );
-    }
+  /** Every session in state, as complete mode emits them. */
+  private allSessions(store: StateStore): Row[] {
+    return [...store.entries()].flatMap(([, value]) => {
+      const [keyValues, sessions] = value as GroupSessions;
+      return sessions.map((s) => this.grouping.output(keyValues, s));
+    });
   }
 
-  /** Removes the sessions the watermark has closed (end <= watermark) and returns their rows. */
-  private evictClosed(store: StateStore, watermark: number | undefined): Row[] {
-    if (watermark === undefined || !this.grouping.watermarked) return [];
+  /** The sessions `watermark` leaves open; the rows of those it closed (end <= watermark) go to `out`. */
+  private closeSessions(
+    keyValues: readonly unknown[],
+    sessions: readonly Session[],
+    watermark: number,
+    out: Row[],
+  ): Session[] {
+    const open: Session[] = [];
+    for (const s of sessions) {
+      if (s[1] <= watermark) out.push(this.grouping.output(keyValues, s));
+      else open.push(s);
+    }
+    return open;
+  }
+
+  /** Removes the sessions the watermark has closed from every group and returns their rows. */
+  private evictClosed(store: StateStore, watermark: number): Row[] {
     const out: Row[] = [];
     const remaining: [string, GroupSessions | undefined][] = [];
     for (const [key, value] of store.entries()) {
       const [keyValues, sessions] = value as GroupSessions;
       if (!sessions.some((s) => s[1] <= watermark)) continue;
-      const open: Session[] = [];
-      for (const s of sessions) {
-        if (s[1] <= watermark) out.push(this.grouping.output(keyValues, s));
-        else open.push(s);
-      }
+      const open = this.closeSessions(keyValues, sessions, watermark, out);
       remaining.push([key, open.length > 0 ? [keyValues, open] : undefined]);
     }
     for (const [key, value] of remaining) {
