@@ -2,8 +2,9 @@
  * The unification law for a stream-stream join over other stateful operators in append mode (Spark
  * 3.5's multiple stateful operators; MultiStatefulOperatorsSuite's "time window agg per each source
  * followed by stream-stream join"): two streams of random events cut into random micro-batches,
- * each side aggregated per 10-minute window and ad (or deduplicated), then joined by every join
- * type Spark allows, give exactly the batch query's rows once the watermark has passed them.
+ * each side aggregated per 10-minute window and ad (or deduplicated, or the output of another
+ * join), then joined by the join types Spark allows, give exactly the batch query's rows once the
+ * watermark has passed them.
  *
  * The windows each aggregation emits are those this batch's watermark closed, which the join's own
  * eviction drops in the same batch: the join keeps them for the right side's rows of that batch.
@@ -58,6 +59,24 @@ function deduplicatedThenJoined(how: string): AdQuery {
     );
 }
 
+/**
+ * Clicks within 20 minutes of their impression, joined again (inner) to every click of the same ad
+ * within 20 minutes of the impression: a join over a join, on the first join's left time.
+ */
+function joinOverJoin(how: string): AdQuery {
+  return (impressions: DataFrame, clicks: DataFrame) => {
+    const within = (time: string) =>
+      col(time).between(col('impressionTime'), col('impressionTime').plus(interval('20 minutes')));
+    const again = clicks.select(
+      col('clickAdId').alias('againAdId'),
+      col('clickTime').alias('againTime'),
+    );
+    return impressions
+      .join(clicks, col('clickAdId').eq(col('adId')).and(within('clickTime')), 'inner')
+      .join(again, col('againAdId').eq(col('adId')).and(within('againTime')), how);
+  };
+}
+
 async function unifies(
   query: AdQuery,
   params: { readonly numRuns?: number; readonly seed?: number },
@@ -84,6 +103,14 @@ describe('the unification law for a stream-stream join over stateful operators',
     '%s join of two deduplications on a time range: the stream emits exactly the batch rows',
     async (how) => {
       await unifies(deduplicatedThenJoined(how), { numRuns: 10 });
+    },
+    60_000,
+  );
+
+  it.each(['inner', 'left'])(
+    '%s join over an inner join of the two streams: the stream emits exactly the batch rows',
+    async (how) => {
+      await unifies(joinOverJoin(how), { numRuns: 10 });
     },
     60_000,
   );
