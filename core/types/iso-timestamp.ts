@@ -130,23 +130,34 @@ function instantOfBytes(bytes: Uint8Array, start: number, length: number): numbe
   );
 }
 
-/** The value of an ASCII digit's code; NaN for any other code, so that a non-digit spoils the sum. */
+/** What a field read from a non-digit is: negative whatever it is multiplied or added to, so out of range. */
+const NOT_DIGITS = -100_000;
+
+/** The value of an ASCII digit's code; NOT_DIGITS for any other code. */
 function digitOf(c: number): number {
   const d = c - ZERO;
-  return d >= 0 && d <= 9 ? d : NaN;
+  return d >>> 0 <= 9 ? d : NOT_DIGITS;
 }
 
 function textPair(text: string, i: number): number {
-  return digitOf(text.charCodeAt(i)) * 10 + digitOf(text.charCodeAt(i + 1));
+  const hi = text.charCodeAt(i) - ZERO;
+  const lo = text.charCodeAt(i + 1) - ZERO;
+  return hi >>> 0 <= 9 && lo >>> 0 <= 9 ? hi * 10 + lo : NOT_DIGITS;
 }
 
 function bytesPair(bytes: Uint8Array, i: number): number {
-  return digitOf(bytes[i]) * 10 + digitOf(bytes[i + 1]);
+  const hi = bytes[i] - ZERO;
+  const lo = bytes[i + 1] - ZERO;
+  return hi >>> 0 <= 9 && lo >>> 0 <= 9 ? hi * 10 + lo : NOT_DIGITS;
 }
+
+/** The last date instantOf computed, as `year * 512 + month * 32 + day`, and its day since the epoch: event times of a batch mostly share their date. */
+let lastDate = -1;
+let lastEpochDay = 0;
 
 /**
  * Microseconds of the UTC instant of these fields, computed as scanCodes computes them (so both
- * round alike); undefined when a field is NaN (a non-digit) or out of range, for scanCodes to read.
+ * round alike); undefined when a field is out of range (or was not digits), for scanCodes to read.
  */
 function instantOf(
   year: number,
@@ -157,15 +168,17 @@ function instantOf(
   second: number,
   millis: number,
 ): number | undefined {
-  if (!(month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59 && second <= 59)) {
+  if (!(month >= 1 && month <= 12 && day >= 1 && hour >= 0 && hour <= 23)) return undefined;
+  if (!(minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && millis >= 0)) {
     return undefined;
   }
-  if (!(year >= 0 && millis >= 0) || day > daysInMonth(year, month)) return undefined;
-  const ms =
-    daysFromCivil(year, month, day) * MILLIS_PER_DAY +
-    hour * 3_600_000 +
-    minute * 60_000 +
-    second * 1000;
+  const date = year * 512 + month * 32 + day;
+  if (date !== lastDate) {
+    if (year < 0 || day > daysInMonth(year, month)) return undefined;
+    lastDate = date;
+    lastEpochDay = daysFromCivil(year, month, day);
+  }
+  const ms = lastEpochDay * MILLIS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000;
   return ms * 1000 + millis * 1000 - NO_ZONE;
 }
 
