@@ -25,6 +25,9 @@
  * {"engine_eps", "loop_eps", "duckdb_eps", "engine_vs_loop", "engine_vs_duckdb", "bytes_engine_eps",
  * "bytes_engine_vs_duckdb", "fixed_ms_per_batch"}.
  *
+ * `SLUICE_BENCH_EVENTS=200000 npm run bench:engine` runs on fewer events (still in batches of
+ * 100,000), to try a change quickly; bench/engine-profile.ts runs the stream alone for a profiler.
+ *
  * The fixed cost per batch is what a batch costs beyond its rows: the median trigger time of
  * batches that carry a single event each (lease, plan, state load and persist, sink, commit), on a
  * query that already holds state.
@@ -33,44 +36,24 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { SluiceSession } from '../core/index.js';
 import {
-  col,
-  type DataFrame,
-  from_json,
-  type RowObject,
-  SluiceSession,
-  window,
-} from '../core/index.js';
-import {
-  CLICK_EVENT_SCHEMA,
-  type ClickEvent,
-  generateClickEventLines,
-} from './clickstream-events.js';
+  addOutputRow,
+  canonicalQuery,
+  type Counts,
+  type RunResult,
+  runEngineStream,
+} from './canonical-stream.js';
+import { type ClickEvent, generateClickEventLines } from './clickstream-events.js';
 
-const EVENT_COUNT = 1_000_000;
+/** Events per run: SLUICE_BENCH_EVENTS, to profile or try a change on fewer (default 1M). */
+const EVENT_COUNT = eventCount(process.env.SLUICE_BENCH_EVENTS);
 const BATCH_SIZE = 100_000;
 const TIMED_RUNS = 3;
 /** Single-event batches timed for the fixed cost per batch (after as many to warm up). */
 const FIXED_COST_BATCHES = 30;
 const WINDOW_MS = 10 * 60_000;
 const WATERMARK_DELAY_MS = 15 * 60_000;
-/** Sent after the events: its watermark closes every window of the run, so append mode emits them all. */
-const FLUSH_EVENT = JSON.stringify({
-  ts: '2099-01-01T00:00:00.000Z',
-  category: 'flush',
-  user: 'u0',
-  page: '/',
-});
-
-/** Event counts by `<window start in ms> <category>`: the form every contender's result is compared in. */
-type Counts = Map<string, number>;
-
-/** What one run computed. */
-interface RunResult {
-  readonly counts: Counts;
-  /** Events dropped as late (only a stream drops any). */
-  readonly late: number;
-}
 
 interface Contender {
   readonly label: string;
@@ -78,21 +61,6 @@ interface Contender {
   /** What its result must equal. */
   readonly expected: RunResult;
   readonly seconds: number[];
-}
-
-/**
- * The canonical query: parse, watermark, count per 10-minute window and category. Over binary
- * values it reads them as UTF-8 text first, as a query over Kafka records does.
- */
-function canonicalQuery(events: DataFrame): DataFrame {
-  const value =
-    events.schema.fields[0].dataType.kind === 'binary' ? col('value').cast('string') : col('value');
-  return events
-    .select(from_json(value, CLICK_EVENT_SCHEMA).alias('e'))
-    .select('e.*')
-    .withWatermark('ts', '15 minutes')
-    .groupBy(window(col('ts'), '10 minutes'), col('category'))
-    .count();
 }
 
 /**
@@ -121,42 +89,6 @@ function countWithLoop(lines: readonly string[], batchSize: number): RunResult {
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
-  return { counts, late };
-}
-
-/** Adds one output row of the canonical query (its window start a Date, keyed by its ms) to `counts`. */
-function addOutputRow(counts: Counts, row: RowObject): void {
-  const { start } = row.window as { start: Date };
-  counts.set(`${start.getTime()} ${row.category as string}`, row.count as number);
-}
-
-/** The events as the stream's input rows: strings, or their UTF-8 bytes. */
-type EventValues = readonly string[] | readonly Uint8Array[];
-
-/** Runs the query as a stream with a new checkpoint under `checkpoints` (removed later, untimed). */
-async function runEngineStream(values: EventValues, checkpoints: string): Promise<RunResult> {
-  const session = new SluiceSession();
-  const bytes = typeof values[0] !== 'string';
-  const input = session.memoryStream(bytes ? 'value BINARY' : 'value STRING', 'clicks');
-  const counts: Counts = new Map();
-  let late = 0;
-  const query = await canonicalQuery(session.readStream.memory(input))
-    .writeStream.outputMode('append')
-    .option('checkpointLocation', await mkdtemp(path.join(checkpoints, 'run-')))
-    .foreachBatch(async (batch) => {
-      for (const r of await batch.collect()) addOutputRow(counts, r);
-    })
-    .onProgress((p) => (late += p.lateRowsDropped))
-    .start();
-  // One addData per micro-batch: processAllAvailable returns once the batch and the no-data batch
-  // that applies its watermark have run, so batches are cut exactly at BATCH_SIZE.
-  for (let from = 0; from < values.length; from += BATCH_SIZE) {
-    input.addData(values.slice(from, from + BATCH_SIZE).map((value) => ({ value })));
-    await query.processAllAvailable();
-  }
-  input.addData([{ value: bytes ? Buffer.from(FLUSH_EVENT) : FLUSH_EVENT }]);
-  await query.processAllAvailable();
-  await query.stop();
   return { counts, late };
 }
 
@@ -279,13 +211,13 @@ async function main(): Promise<number> {
     const contenders: Contender[] = [
       {
         label: `engine, stream (${batches} x ${BATCH_SIZE.toLocaleString('en-US')}, append)`,
-        run: () => runEngineStream(lines, directory),
+        run: () => runEngineStream(lines, directory, BATCH_SIZE),
         expected: streamed,
         seconds: [],
       },
       {
         label: 'engine, stream over UTF-8 bytes',
-        run: () => runEngineStream(bytes, directory),
+        run: () => runEngineStream(bytes, directory, BATCH_SIZE),
         expected: streamed,
         seconds: [],
       },
@@ -358,6 +290,18 @@ async function main(): Promise<number> {
     duckDb.close();
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+/** The event count SLUICE_BENCH_EVENTS asks for; a RangeError names it when it is not a positive integer. */
+function eventCount(setting: string | undefined): number {
+  if (setting === undefined || setting === '') return 1_000_000;
+  const n = Number(setting);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new RangeError(
+      `SLUICE_BENCH_EVENTS must be a positive integer (events per run), got '${setting}'.`,
+    );
+  }
+  return n;
 }
 
 function round2(x: number): number {

@@ -5,10 +5,11 @@
  *
  * The fast path scans each record's text, a string or its UTF-8 bytes (Kafka's binary `value`,
  * so `from_json(cast(value as string))` needs no string decode), without `JSON.parse` and without
- * building objects: numbers, booleans, timestamps and dates go into typed arrays, strings into a
- * dictionary while one pays (a top-level string field whose values are nearly all distinct becomes
- * a values column, columnar/adaptive-string-builder.ts), and fields the query does not read are
- * checked but not built (they come out null).
+ * building objects (a string record is scanned as its UTF-8 bytes, json-text-bytes.ts): numbers,
+ * booleans, timestamps and dates go into typed arrays, strings into a dictionary while one pays
+ * (a top-level string field whose values are nearly all distinct becomes a values column,
+ * columnar/adaptive-string-builder.ts), and fields the query does not read are checked but not
+ * built (they come out null).
  *
  * A record leaves the fast path, and is read by `from_json`'s own reader (JSON.parse and the
  * compiled reader of the schema, see json-text-reader.ts), when it is anything but standard JSON
@@ -39,6 +40,7 @@ import {
   type ResolvedJsonParseOptions,
 } from './json-record.js';
 import { JsonTextCursor, LeaveFastPath } from './json-text-cursor.js';
+import { TextBytes } from './json-text-bytes.js';
 import {
   compileJsonTextReader,
   DROP,
@@ -132,6 +134,7 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
   private readonly readText: JsonTextReader;
   private readonly onMalformed: MalformedHandler;
   private readonly cursor = new JsonTextCursor();
+  private readonly textBytes = new TextBytes();
   private readonly slots: RecordSlots;
 
   constructor(
@@ -188,7 +191,9 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
 
   /** Reads a record into the slots on the fast path; false when it needs the general reading. */
   private readFast(record: string | Uint8Array): boolean {
-    this.cursor.reset(record);
+    if (typeof record !== 'string') this.cursor.reset(record);
+    else if (!this.textBytes.write(record)) this.cursor.reset(record);
+    else this.cursor.resetBytes(this.textBytes.bytes, 0, this.textBytes.length);
     try {
       this.plan.decode(this.cursor, this.slots);
       return true;

@@ -22,7 +22,13 @@ import type { DataType, StructType } from '../types/data-types.js';
 import { parseTimestamp, parseTimestampSlice } from '../types/timestamp-text.js';
 import { MICROS } from '../types/time-units.js';
 import { JsonStringCache } from './json-string-cache.js';
-import { JSON_CODES, type JsonTextCursor, keyToken, LEAVE_FAST_PATH } from './json-text-cursor.js';
+import {
+  JSON_CODES,
+  type JsonTextCursor,
+  keyToken,
+  LEAVE_FAST_PATH,
+  tokenCodes,
+} from './json-text-cursor.js';
 import { compileJsonReader, JsonTypeMismatch } from './json-value.js';
 
 /** The values of one record, by slot. */
@@ -172,12 +178,15 @@ class FieldLookup {
   private readonly names: readonly string[];
   /** Each field's `"name":` text, for the whole-key match (undefined: the name needs escapes). */
   private readonly tokens: readonly (string | undefined)[];
+  /** Each token's codes, for the match against bytes. */
+  private readonly tokenCodes: readonly Uint8Array[];
   /** True when two fields share a name, which the general reading handles. */
   readonly ambiguous: boolean;
 
   constructor(names: readonly string[]) {
     this.names = names;
     this.tokens = names.map(keyToken);
+    this.tokenCodes = this.tokens.map((t) => (t === undefined ? EMPTY_CODES : tokenCodes(t)));
     this.ambiguous = new Set(names).size !== names.length;
   }
 
@@ -187,7 +196,7 @@ class FieldLookup {
    */
   readKey(cursor: JsonTextCursor, next: number): number {
     const token = next < this.tokens.length ? this.tokens[next] : undefined;
-    if (token !== undefined && cursor.skipToken(token)) {
+    if (token !== undefined && cursor.skipToken(token, this.tokenCodes[next])) {
       cursor.skipWhitespace();
       return next;
     }
@@ -211,6 +220,8 @@ class FieldLookup {
     return -1;
   }
 }
+
+const EMPTY_CODES = new Uint8Array(0);
 
 /** `decode`, after reading a JSON null as a missing value. */
 function nullOr(slot: number, decode: ValueDecoder): ValueDecoder {

@@ -20,6 +20,8 @@ const LONGEST_CACHED = 64;
 /** Decoded strings of one field, reused when its text repeats. */
 export class JsonStringCache {
   private readonly strings = new Array<string>(SLOTS).fill('');
+  /** Each slot's string as bytes (its codes: it is ASCII), compared with bytes: `charCodeAt` costs more than a byte read. */
+  private readonly codes = new Array<Uint8Array>(SLOTS).fill(NO_CODES);
 
   /** The content of the string the cursor read last, as `cursor.stringValue()` gives it. */
   valueOf(cursor: JsonTextCursor): string {
@@ -30,12 +32,29 @@ export class JsonStringCache {
     }
     const slot = slotOf(cursor, start, length);
     const cached = this.strings[slot];
-    if (cached.length === length && matches(cursor, start, cached)) return cached;
+    if (cached.length === length && this.matches(cursor, start, slot)) return cached;
     const value = cursor.stringValue();
     this.strings[slot] = value;
+    this.codes[slot] = cursor.isBytes ? cursor.bytes.slice(start, start + length) : NO_CODES;
     return value;
   }
+
+  /** True when the text at `start` is the string of `slot` (of the same length), compared in place. */
+  private matches(cursor: JsonTextCursor, start: number, slot: number): boolean {
+    if (!cursor.isBytes) return cursor.text.startsWith(this.strings[slot], start);
+    const codes = this.codes[slot];
+    // a string cached from text has no codes: compare it by code units
+    if (codes.length !== this.strings[slot].length)
+      return matchesCodeUnits(cursor, start, this.strings[slot]);
+    const bytes = cursor.bytes;
+    for (let k = 0; k < codes.length; k++) {
+      if (bytes[start + k] !== codes[k]) return false;
+    }
+    return true;
+  }
 }
+
+const NO_CODES = new Uint8Array(0);
 
 function slotOf(cursor: JsonTextCursor, start: number, length: number): number {
   if (length === 0) return 0;
@@ -45,9 +64,8 @@ function slotOf(cursor: JsonTextCursor, start: number, length: number): number {
   return (length * 7 + first * 31 + middle * 131 + last * 17) & (SLOTS - 1);
 }
 
-/** True when the text at `start` is `cached` (of the same length), compared in place. */
-function matches(cursor: JsonTextCursor, start: number, cached: string): boolean {
-  if (!cursor.isBytes) return cursor.text.startsWith(cached, start);
+/** True when the bytes at `start` are the code units of `cached`. */
+function matchesCodeUnits(cursor: JsonTextCursor, start: number, cached: string): boolean {
   const bytes = cursor.bytes;
   for (let k = 0; k < cached.length; k++) {
     if (bytes[start + k] !== cached.charCodeAt(k)) return false;

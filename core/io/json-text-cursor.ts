@@ -87,6 +87,19 @@ export class JsonTextCursor {
   /** The last number read when it is an integer the cursor added up; NaN when it is not. */
   private numberExact = 0;
 
+  /**
+   * Points the cursor at a record held as the UTF-8 bytes from `start` to `end` of `bytes` (the
+   * decoder writes a string record's bytes into one reused buffer: scanning bytes is several times
+   * faster than reading a string's code units).
+   */
+  resetBytes(bytes: Uint8Array, start: number, end: number): void {
+    this.bytes = bytes;
+    this.isBytes = true;
+    this.pos = start;
+    this.end = end;
+    this.depth = 0;
+  }
+
   /** Points the cursor at the start of a record. */
   reset(record: string | Uint8Array): void {
     if (typeof record === 'string') {
@@ -279,17 +292,18 @@ export class JsonTextCursor {
    * decoder matches a whole `"key":` this way, one comparison where reading the key as a string,
    * looking it up and expecting the colon took five calls. A token is ASCII and holds no backslash
    * or control character (keyToken), so the match is exact on strings and bytes alike, and a key
-   * written any other way (escaped, spaced) is read the general way.
+   * written any other way (escaped, spaced) is read the general way. `codes` are the token's codes
+   * (tokenCodes), compared with bytes: a string's `charCodeAt` costs more than a byte read.
    */
-  skipToken(token: string): boolean {
+  skipToken(token: string, codes: Uint8Array = tokenCodes(token)): boolean {
     const start = this.pos;
     if (!this.isBytes) {
       if (!this.text.startsWith(token, start)) return false;
     } else {
-      if (start + token.length > this.end) return false;
+      if (start + codes.length > this.end) return false;
       const bytes = this.bytes;
-      for (let k = 0; k < token.length; k++) {
-        if (bytes[start + k] !== token.charCodeAt(k)) return false;
+      for (let k = 0; k < codes.length; k++) {
+        if (bytes[start + k] !== codes[k]) return false;
       }
     }
     this.pos = start + token.length;
@@ -435,6 +449,11 @@ export function keyToken(name: string): string | undefined {
     if (c < SPACE || c === QUOTE || c === BACKSLASH || c >= FIRST_NON_ASCII) return undefined;
   }
   return `"${name}":`;
+}
+
+/** The codes of an ASCII token (keyToken), as bytes, for skipToken. */
+export function tokenCodes(token: string): Uint8Array {
+  return Uint8Array.from(token, (c) => c.charCodeAt(0));
 }
 
 /** ASCII bytes as a string; short runs (keys, categories, numbers) are faster by char codes than by a decoder. */

@@ -11,7 +11,10 @@
  * The slice is first copied, code by code, into one scratch array, and the fields are read from
  * there: reading every field straight from a string-or-bytes source tested the source's form at
  * each character and kept V8 from inlining the reads, which made the timestamp a third of the
- * JSON decoder's time on the canonical query.
+ * JSON decoder's time on the canonical query. The commonest form of all, the instant
+ * `Date.prototype.toISOString` writes (`yyyy-MM-ddTHH:mm:ss.sssZ`, or without the fraction), is
+ * read first straight from the source, one reader for strings and one for bytes: that took a
+ * quarter of the time of the copy and the general reading.
  */
 import { daysFromCivil, daysInMonth } from './calendar.js';
 import { MICROS } from './time-units.js';
@@ -60,8 +63,123 @@ export function scanIsoTimestamp(
   start: number,
   end: number,
 ): number | null | undefined {
-  if (end - start < 10 || end - start > LONGEST_FORM) return undefined;
+  const length = end - start;
+  if (length < 10 || length > LONGEST_FORM) return undefined;
+  if (length === INSTANT_LENGTH || length === INSTANT_MILLIS_LENGTH) {
+    const instant =
+      typeof source === 'string'
+        ? instantOfText(source, start, length)
+        : instantOfBytes(source, start, length);
+    if (instant !== undefined) return instant;
+  }
   return scanCodes(copyCodes(source, start, end));
+}
+
+/** `yyyy-MM-ddTHH:mm:ssZ`, as `toISOString` writes an instant without its milliseconds. */
+const INSTANT_LENGTH = 20;
+/** `yyyy-MM-ddTHH:mm:ss.sssZ`, as `toISOString` writes an instant. */
+const INSTANT_MILLIS_LENGTH = 24;
+
+/**
+ * The instant written in `toISOString`'s form, `length` characters from `start` of a string;
+ * undefined for anything else, a date or time that does not exist included (scanCodes decides).
+ */
+function instantOfText(text: string, start: number, length: number): number | undefined {
+  const s = start;
+  if (text.charCodeAt(s + 4) !== DASH || text.charCodeAt(s + 7) !== DASH) return undefined;
+  if (text.charCodeAt(s + 10) !== UPPER_T || text.charCodeAt(s + 13) !== COLON) return undefined;
+  if (text.charCodeAt(s + 16) !== COLON || text.charCodeAt(s + length - 1) !== UPPER_Z) {
+    return undefined;
+  }
+  let millis = 0;
+  if (length === INSTANT_MILLIS_LENGTH) {
+    if (text.charCodeAt(s + 19) !== DOT) return undefined;
+    millis = digitOf(text.charCodeAt(s + 20)) * 100 + textPair(text, s + 21);
+  }
+  return instantOf(
+    textPair(text, s) * 100 + textPair(text, s + 2),
+    textPair(text, s + 5),
+    textPair(text, s + 8),
+    textPair(text, s + 11),
+    textPair(text, s + 14),
+    textPair(text, s + 17),
+    millis,
+  );
+}
+
+/** `instantOfText` for UTF-8 bytes. */
+function instantOfBytes(bytes: Uint8Array, start: number, length: number): number | undefined {
+  const s = start;
+  if (bytes[s + 4] !== DASH || bytes[s + 7] !== DASH || bytes[s + 10] !== UPPER_T) return undefined;
+  if (bytes[s + 13] !== COLON || bytes[s + 16] !== COLON || bytes[s + length - 1] !== UPPER_Z) {
+    return undefined;
+  }
+  let millis = 0;
+  if (length === INSTANT_MILLIS_LENGTH) {
+    if (bytes[s + 19] !== DOT) return undefined;
+    millis = digitOf(bytes[s + 20]) * 100 + bytesPair(bytes, s + 21);
+  }
+  return instantOf(
+    bytesPair(bytes, s) * 100 + bytesPair(bytes, s + 2),
+    bytesPair(bytes, s + 5),
+    bytesPair(bytes, s + 8),
+    bytesPair(bytes, s + 11),
+    bytesPair(bytes, s + 14),
+    bytesPair(bytes, s + 17),
+    millis,
+  );
+}
+
+/** What a field read from a non-digit is: negative whatever it is multiplied or added to, so out of range. */
+const NOT_DIGITS = -100_000;
+
+/** The value of an ASCII digit's code; NOT_DIGITS for any other code. */
+function digitOf(c: number): number {
+  const d = c - ZERO;
+  return d >>> 0 <= 9 ? d : NOT_DIGITS;
+}
+
+function textPair(text: string, i: number): number {
+  const hi = text.charCodeAt(i) - ZERO;
+  const lo = text.charCodeAt(i + 1) - ZERO;
+  return hi >>> 0 <= 9 && lo >>> 0 <= 9 ? hi * 10 + lo : NOT_DIGITS;
+}
+
+function bytesPair(bytes: Uint8Array, i: number): number {
+  const hi = bytes[i] - ZERO;
+  const lo = bytes[i + 1] - ZERO;
+  return hi >>> 0 <= 9 && lo >>> 0 <= 9 ? hi * 10 + lo : NOT_DIGITS;
+}
+
+/** The last date instantOf computed, as `year * 512 + month * 32 + day`, and its day since the epoch: event times of a batch mostly share their date. */
+let lastDate = -1;
+let lastEpochDay = 0;
+
+/**
+ * Microseconds of the UTC instant of these fields, computed as scanCodes computes them (so both
+ * round alike); undefined when a field is out of range (or was not digits), for scanCodes to read.
+ */
+function instantOf(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millis: number,
+): number | undefined {
+  if (!(month >= 1 && month <= 12 && day >= 1 && hour >= 0 && hour <= 23)) return undefined;
+  if (!(minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && millis >= 0)) {
+    return undefined;
+  }
+  const date = year * 512 + month * 32 + day;
+  if (date !== lastDate) {
+    if (year < 0 || day > daysInMonth(year, month)) return undefined;
+    lastDate = date;
+    lastEpochDay = daysFromCivil(year, month, day);
+  }
+  const ms = lastEpochDay * MILLIS_PER_DAY + hour * 3_600_000 + minute * 60_000 + second * 1000;
+  return ms * 1000 + millis * 1000 - NO_ZONE;
 }
 
 /** `scanIsoTimestamp` of the first `end` codes of `scratch`. */

@@ -240,6 +240,19 @@ describe('the fast path', () => {
   });
 
   it.each([
+    ['characters beyond ASCII', '{"category":"café €","user":"ü","ts":"2026-01-01T10:03:12.345Z"}'],
+    ['a surrogate pair', '{"category":"\ud83d\ude00 books","page":"/p/\ud83d\ude00"}'],
+    ['a lone surrogate', '{"category":"a\ud800","user":"\udc00b","ts":null}'],
+  ])(
+    'reads a string record with %s exactly, whether through its UTF-8 bytes or not',
+    (_name, text) => {
+      for (const projection of [undefined, ['category']]) {
+        checkAgainstFromJson(CLICK, {}, [text, text], projection, false);
+      }
+    },
+  );
+
+  it.each([
     ['a value that does not fit', '{"ts":"later","category":"books"}'],
     ['a double given as text', '{"d":"NaN"}'],
     ['single quotes', "{'category':'books'}"],

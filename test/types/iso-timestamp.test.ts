@@ -168,6 +168,35 @@ describe('the common ISO 8601 forms, read by digit arithmetic', () => {
     );
   });
 
+  it('read the instants toISOString writes, with and without milliseconds, and near misses of them, as the general pattern does', () => {
+    const instant = fc
+      .tuple(
+        fc.integer({
+          min: Date.UTC(0, 0, 1) - 1900 * 365 * 86_400_000,
+          max: Date.UTC(9999, 11, 31),
+        }),
+        fc.boolean(),
+      )
+      .map(([ms, withMillis]) => {
+        const text = new Date(ms).toISOString();
+        return withMillis ? text : `${text.slice(0, 19)}Z`;
+      })
+      .filter((text) => text.length === 20 || text.length === 24);
+    const changed = fc
+      .tuple(instant, fc.nat(), fc.constantFrom(...'09-:.TZtz /\u00e9'.split('')))
+      .map(([text, at, c]) => {
+        const i = at % text.length;
+        return text.slice(0, i) + c + text.slice(i + 1);
+      });
+    fc.assert(
+      fc.property(fc.oneof(instant, changed), (text) => {
+        const expected = parseTimestampPattern(text);
+        expect(everyEntry(text)).toEqual([expected, expected, expected]);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it.each([
     ['2026-12-01T10:15:30Z', Date.UTC(2026, 11, 1, 10, 15, 30) * 1000],
     ['2026-12-01T10:15:30.123456789Z', Date.UTC(2026, 11, 1, 10, 15, 30) * 1000 + 123456],
