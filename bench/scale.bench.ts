@@ -1,0 +1,313 @@
+/**
+ * Scale-out benchmark (`npm run bench:scale`): the canonical clickstream job (clicks per category in
+ * ten-minute tumbling windows, a fifteen-minute watermark, appended to a Delta table) run as 1, 2 and
+ * 4 shards, each shard the micro-batch function's bundle in a Lambda-like container of its own (a
+ * separate OS process), all against DynamoDB Local, s3rver and the Kafka mock cluster, which this
+ * benchmark starts. Relays in front of DynamoDB and S3 add a fixed latency to every request, as the
+ * network between Lambda and AWS does, so that a shard waits on I/O as on Lambda and not only on
+ * this machine's two cores. It prints figures (it asserts no timings) and ends with one JSON line:
+ * {"shards": 4, "exact": B, "events_per_s_1": N, "events_per_s_4": N, "speedup_4_vs_1": R}.
+ *
+ * The events go to the topic's partitions by category (categories spread so the partitions carry
+ * about the same number of events), so the query's keys are aligned with the partitions and each
+ * shard holds the counts of its own categories (docs/scale-out.md). Events are at most ten minutes
+ * out of order, under the watermark's fifteen, so that no row is late and the streamed counts can be
+ * compared with the batch query's: a last event far ahead in every partition closes every window.
+ *
+ * Each run has its own query id and Delta table and reads the topic from the start. Its time runs
+ * from the first invocation to the end of the last: every shard is invoked again as soon as its
+ * invocation ends, until one commits no batch. `exact` is whether every run's table equals the batch
+ * query's result over the same events.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CompressionTypes, Kafka, logLevel, Partitioners } from 'kafkajs';
+import { S3ObjectStore } from '../core/aws/s3-object-store.js';
+import { type RowObject, SluiceSession } from '../core/index.js';
+import { clickCounts } from '../examples/clickstream-query.js';
+import { bundleFunction, FUNCTION_ENTRIES } from '../functions/build.js';
+import { ENV } from '../functions/microbatch/configuration.js';
+import type { MicroBatchResult } from '../functions/microbatch/handler.js';
+import { launchAwsServices } from '../test/support/aws-services-launcher.js';
+import { startHttpRelay } from '../test/support/http-relay.js';
+import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster.js';
+import { LambdaContainer } from '../test/support/lambda-container.js';
+import {
+  createLocalBucket,
+  createLocalCheckpointTable,
+  localS3Client,
+} from '../test/support/local-aws-clients.js';
+import { localLambdaEnvironment } from '../test/support/local-lambda-environment.js';
+import { type ClickEvent, generateClickEvents } from './clickstream-events.js';
+
+/** Events per run: `SLUICE_BENCH_EVENTS` if set, else 200,000 (about five hours of clicks). */
+const EVENTS = Number(process.env.SLUICE_BENCH_EVENTS ?? 200_000);
+const SHARD_COUNTS = [1, 2, 4] as const;
+/** The mock cluster's partitions of a new topic: one per shard at the most shards. */
+const PARTITIONS = 4;
+/** A round trip between Lambda and S3 or DynamoDB in the same region. */
+const AWS_LATENCY_MS = 20;
+/** Events a batch reads at most, so that every shard runs several batches. */
+const MAX_OFFSETS_PER_TRIGGER = 10_000;
+const TOPIC = 'clicks';
+const PRODUCE_BATCH = 5_000;
+const TIMEOUT_MS = 120_000;
+const STATE_BUCKET = 'sluice-state';
+const LAKE_BUCKET = 'sluice-lake';
+/** How far ahead of the last event the closing events are: far past the watermark's fifteen minutes. */
+const CLOSING_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/** What one run measured. */
+interface Run {
+  readonly shards: number;
+  readonly seconds: number;
+  readonly invocations: number;
+  readonly batches: number;
+  readonly exact: boolean;
+}
+
+if (!Number.isInteger(EVENTS) || EVENTS < 1_000) {
+  throw new RangeError(
+    `SLUICE_BENCH_EVENTS is ${JSON.stringify(process.env.SLUICE_BENCH_EVENTS)}: set it to an integer of at least 1000, or unset it for 200,000.`,
+  );
+}
+
+/**
+ * The partition of each category: the most frequent first, each to the partition with the fewest
+ * events so far, so that no shard gets much more than its share.
+ */
+function categoryPartitions(events: readonly ClickEvent[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of events) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
+  const load = new Array<number>(PARTITIONS).fill(0);
+  const partitions = new Map<string, number>();
+  for (const [category, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+    const p = load.indexOf(Math.min(...load));
+    partitions.set(category, p);
+    load[p] += n;
+  }
+  return partitions;
+}
+
+/** The events, then in every partition one event far ahead of them that closes every window. */
+function eventsWithClosing(events: readonly ClickEvent[], partitions: Map<string, number>) {
+  const closingMs =
+    events.reduce((max, e) => Math.max(max, Date.parse(e.ts)), 0) + CLOSING_AHEAD_MS;
+  const closing = new Map<number, ClickEvent>();
+  for (const [category, p] of partitions) {
+    if (!closing.has(p))
+      closing.set(p, { ts: new Date(closingMs).toISOString(), category, user: 'u0', page: '/p/0' });
+  }
+  return { all: [...events, ...closing.values()], closingMs };
+}
+
+async function produce(
+  bootstrapServers: string,
+  events: readonly ClickEvent[],
+  partitions: Map<string, number>,
+): Promise<void> {
+  const producer = new Kafka({
+    clientId: 'bench-scale',
+    brokers: bootstrapServers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  try {
+    for (let from = 0; from < events.length; from += PRODUCE_BATCH) {
+      await producer.send({
+        topic: TOPIC,
+        // the mock cluster keeps only about 5 MB per partition
+        compression: CompressionTypes.GZIP,
+        messages: events.slice(from, from + PRODUCE_BATCH).map((e) => ({
+          partition: partitions.get(e.category)!,
+          key: e.category,
+          value: JSON.stringify(e),
+        })),
+      });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** `window-start category count` of each row, sorted: what the Delta table and the batch hold. */
+function countLines(rows: readonly RowObject[]): string[] {
+  return rows
+    .map((r) => {
+      const window = r.window as { start: Date };
+      return `${window.start.toISOString()} ${String(r.category)} ${String(r.count)}`;
+    })
+    .sort();
+}
+
+/** The batch query's windows before the closing events' one. */
+async function batchCounts(events: readonly ClickEvent[], closingMs: number): Promise<string[]> {
+  const session = new SluiceSession();
+  const input = session.createDataFrame(
+    events.map((e) => ({ value: JSON.stringify(e) })),
+    'value STRING',
+  );
+  const rows = await clickCounts(input).collect();
+  return countLines(
+    rows.filter((r) => (r.window as { start: Date }).start.getTime() < closingMs - 10 * 60_000),
+  );
+}
+
+/** Invokes `container` as `shard` until an invocation commits no batch; counts what it ran. */
+async function drainShard(container: LambdaContainer, shard: number) {
+  let invocations = 0;
+  let batches = 0;
+  for (;;) {
+    const outcome = await container.invoke({ shard }, { remainingMs: TIMEOUT_MS });
+    invocations++;
+    if (outcome.kind !== 'result')
+      throw new Error(`Shard ${shard}'s invocation ended with ${JSON.stringify(outcome)}.`);
+    const result = outcome.value as MicroBatchResult;
+    batches += result.batchesCommitted;
+    if (result.batchesCommitted === 0) return { invocations, batches };
+  }
+}
+
+/** Where a run's shards write and what they read. */
+interface Services {
+  readonly bundle: string;
+  readonly table: string;
+  readonly bootstrapServers: string;
+  readonly dynamoDb: string;
+  readonly s3: string;
+}
+
+/**
+ * Runs the query as `shards` shards, each in its own container, every shard invoked until it has
+ * nothing left; the time is from the first invocation to the end of the last.
+ */
+async function runShards(shards: number, services: Services) {
+  const queryId = `clicks-${shards}`;
+  const tablePath = `tables/${queryId}`;
+  const env = {
+    [ENV.queryId]: queryId,
+    [ENV.checkpointTable]: services.table,
+    [ENV.stateBucket]: STATE_BUCKET,
+    [ENV.source]: JSON.stringify({
+      kind: 'kafka',
+      bootstrapServers: services.bootstrapServers.split(','),
+      topic: TOPIC,
+      startingOffsets: 'earliest',
+      maxOffsetsPerTrigger: MAX_OFFSETS_PER_TRIGGER,
+    }),
+    [ENV.sink]: JSON.stringify({ kind: 'delta', bucket: LAKE_BUCKET, path: tablePath }),
+    ...(shards === 1 ? {} : { [ENV.parallelism]: String(shards) }),
+    ...localLambdaEnvironment({ dynamoDb: services.dynamoDb, s3: services.s3 }),
+  };
+  const containers = await Promise.all(
+    Array.from({ length: shards }, () => LambdaContainer.start({ bundle: services.bundle, env })),
+  );
+  try {
+    const started = performance.now();
+    const drained = await Promise.all(containers.map((c, shard) => drainShard(c, shard)));
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      tablePath,
+      figures: {
+        shards,
+        seconds,
+        invocations: drained.reduce((n, d) => n + d.invocations, 0),
+        batches: drained.reduce((n, d) => n + d.batches, 0),
+      },
+    };
+  } finally {
+    await Promise.all(containers.map((c) => c.stop()));
+  }
+}
+
+/** The rows of the Delta table at `tablePath` of the lake bucket, as count lines. */
+async function deltaCounts(s3Endpoint: string, tablePath: string): Promise<string[]> {
+  const store = new S3ObjectStore({
+    client: localS3Client(s3Endpoint),
+    bucket: LAKE_BUCKET,
+    prefix: tablePath,
+  });
+  const session = new SluiceSession();
+  return countLines(await (await session.read.delta(store)).collect());
+}
+
+function report(runs: readonly Run[], events: number, windows: number): void {
+  console.log(
+    `bench:scale: ${events.toLocaleString('en')} events, ${windows.toLocaleString('en')} (window, category) counts, ${AWS_LATENCY_MS} ms added to every S3 and DynamoDB request, ${os.availableParallelism()} cores`,
+  );
+  console.log('shards  seconds  events/s  invocations  batches  exact');
+  for (const r of runs) {
+    console.log(
+      `${String(r.shards).padStart(6)}  ${r.seconds.toFixed(2).padStart(7)}  ${Math.round(
+        events / r.seconds,
+      )
+        .toLocaleString('en')
+        .padStart(
+          8,
+        )}  ${String(r.invocations).padStart(11)}  ${String(r.batches).padStart(7)}  ${r.exact}`,
+    );
+  }
+  const one = runs.find((r) => r.shards === 1)!;
+  const four = runs.find((r) => r.shards === 4)!;
+  console.log(
+    JSON.stringify({
+      shards: 4,
+      exact: runs.every((r) => r.exact),
+      events_per_s_1: Math.round(events / one.seconds),
+      events_per_s_4: Math.round(events / four.seconds),
+      speedup_4_vs_1: Number((one.seconds / four.seconds).toFixed(2)),
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  const events = generateClickEvents({ count: EVENTS, maxLatenessMs: 10 * 60_000 });
+  const partitions = categoryPartitions(events);
+  const { all, closingMs } = eventsWithClosing(events, partitions);
+  const bundleDir = mkdtempSync(path.join(os.tmpdir(), 'sluice-bench-scale-'));
+  const [bundle, aws, kafka] = await Promise.all([
+    bundleFunction(FUNCTION_ENTRIES.clickstream, bundleDir),
+    launchAwsServices(),
+    startKafkaMockCluster(),
+  ]);
+  const dynamoRelay = await startHttpRelay({
+    target: aws.dynamoDbEndpoint,
+    latencyMs: AWS_LATENCY_MS,
+  });
+  // the shards commit to one Delta table: S3's conditional PUT decides which of them has a version
+  const s3Relay = await startHttpRelay({
+    target: aws.s3Endpoint,
+    latencyMs: AWS_LATENCY_MS,
+    enforceIfNoneMatch: true,
+  });
+  try {
+    const [table] = await Promise.all([
+      createLocalCheckpointTable(aws.dynamoDbEndpoint, 'sluice-checkpoints'),
+      createLocalBucket(aws.s3Endpoint, STATE_BUCKET),
+      createLocalBucket(aws.s3Endpoint, LAKE_BUCKET),
+    ]);
+    await produce(kafka.bootstrapServers, all, partitions);
+    const expected = await batchCounts(all, closingMs);
+    const services: Services = {
+      bundle: bundle.file,
+      table,
+      bootstrapServers: kafka.bootstrapServers,
+      dynamoDb: dynamoRelay.endpoint,
+      s3: s3Relay.endpoint,
+    };
+    const runs: Run[] = [];
+    for (const shards of SHARD_COUNTS) {
+      const { tablePath, figures } = await runShards(shards, services);
+      const actual = await deltaCounts(aws.s3Endpoint, tablePath);
+      runs.push({ ...figures, exact: JSON.stringify(actual) === JSON.stringify(expected) });
+    }
+    report(runs, all.length, expected.length);
+  } finally {
+    await Promise.all([dynamoRelay.stop(), s3Relay.stop()]);
+    await Promise.all([aws.stop(), kafka.stop()]);
+    rmSync(bundleDir, { recursive: true, force: true });
+  }
+}
+
+await main();
