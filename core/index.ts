@@ -252,13 +252,13 @@ export { localCheckpointBackend } from './checkpoint/local-checkpoint-backend.js
 export { DEFAULT_HISTORY_LENGTH, progressHistory } from './streaming/progress-history.js';
 export { checkpointStatus, type CheckpointStatus } from './streaming/checkpoint-status.js';
 export {
+  DEFAULT_SHARD_IDLE_TIMEOUT_MS,
   describeShard,
   type ShardIdentity,
   UNSHARDED,
   validateShardIdentity,
 } from './checkpoint/shard-identity.js';
 export {
-  DEFAULT_SHARD_IDLE_TIMEOUT_MS,
   type QueryWatermark,
   queryWatermark,
   readShardWatermark,

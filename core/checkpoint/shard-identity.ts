@@ -19,6 +19,13 @@ export interface ShardIdentity {
   readonly shards: number;
 }
 
+/**
+ * How long a shard may read no input before it stops holding back the watermark of the shards
+ * after it: the query watermark over a stage's shards (core/streaming/query-watermark.ts), and stage
+ * 2's ceiling over stage 1's (core/kafka/repartition-admission.ts).
+ */
+export const DEFAULT_SHARD_IDLE_TIMEOUT_MS = 5 * 60_000;
+
 /** The one shard of a query that is not split. */
 export const UNSHARDED: ShardIdentity = { stage: 0, shard: 0, shards: 1 };
 

@@ -16,7 +16,14 @@
  *   records up to the first new row whose event time is above the ceiling, and stops there: stage
  *   2's largest event time, and so its own watermark (largest - delay), never passes what every
  *   stage-1 shard has reached. The records behind it wait for the slow shard's next markers.
+ * - Idle stage-1 shards: a stage-1 shard whose partitions have no input runs no batch and sends no
+ *   marker. As a shard of an unsplit query is left out of the query watermark (query-watermark.ts),
+ *   a stage-1 shard is left out of the ceiling while it is idle: its last marker with an event time
+ *   was written (the marker's Kafka timestamp) more than the idle timeout before the newest such
+ *   marker of any stage-1 shard. A shard never heard from is measured from the first marker stage 2
+ *   saw. When it writes again it counts again; its rows below stage 2's watermark by then are late.
  */
+import { DEFAULT_SHARD_IDLE_TIMEOUT_MS } from '../checkpoint/shard-identity.js';
 import type { Row } from '../types/row.js';
 import { type AdmittedPosition, isNewRecord, type RecordStamp } from './repartition-records.js';
 
@@ -28,6 +35,8 @@ export interface StampedRecord {
   readonly row?: Row;
   /** A data record's event time, or a marker's largest event time; null when it has none. */
   readonly eventTime: number | null;
+  /** A marker's Kafka timestamp (when stage 1 wrote it), for the idleness rule; none if unknown. */
+  readonly timestampMs?: number;
 }
 
 /** Where stage 2 stands in one partition, and what it knows of each stage-1 shard. */
@@ -40,6 +49,13 @@ export interface RepartitionPosition {
   readonly eventTime: Readonly<Record<string, number>>;
   /** How many shards stage 1 has, as its records say (0 before any). */
   readonly shards: number;
+  /**
+   * Per stage-1 shard, when it wrote its latest admitted marker with an event time (Kafka timestamp,
+   * ms). Absent in positions written before the idleness rule, which then starts from what it reads.
+   */
+  readonly heardAtMs?: Readonly<Record<string, number>>;
+  /** When the first admitted marker with an event time of any stage-1 shard was written. */
+  readonly firstHeardAtMs?: number;
 }
 
 /** The records of one partition read after the position, and where they end. */
@@ -60,21 +76,28 @@ export interface Admission {
   readonly heldBack: number;
 }
 
-/** The event-time ceiling over what `from` knows and the markers in `reads`; +Infinity when not bounded. */
+/**
+ * The event-time ceiling over what `from` knows and the markers in `reads`: the minimum over the
+ * stage-1 shards that are not idle (module doc); +Infinity when not bounded.
+ */
 export function eventTimeCeiling(
   from: RepartitionPosition,
   reads: readonly PartitionRead[],
   hasEventTime: boolean,
+  idleTimeoutMs: number = DEFAULT_SHARD_IDLE_TIMEOUT_MS,
 ): number {
   if (!hasEventTime) return Infinity;
-  const known = latestEventTimes(
-    from,
-    reads.flatMap((r) => r.records),
-  );
+  const records = reads.flatMap((r) => r.records);
+  const known = latestEventTimes(from, records);
+  const heard = latestHeard(from, records);
   const shards = shardCount(from, reads);
   if (shards === 0) return -Infinity;
   let ceiling = Infinity;
-  for (let s = 0; s < shards; s++) ceiling = Math.min(ceiling, known[s] ?? -Infinity);
+  for (let s = 0; s < shards; s++) {
+    const last = heard.atMs[s] ?? heard.firstMs;
+    const idle = last !== undefined && heard.newestMs - last > idleTimeoutMs;
+    if (!idle) ceiling = Math.min(ceiling, known[s] ?? -Infinity);
+  }
   return ceiling;
 }
 
@@ -115,11 +138,15 @@ export function admit(
       if (r.row) rows.push(r.row);
     }
   }
+  const heard = latestHeard(from, walked);
   const position: RepartitionPosition = {
     offsets,
     admitted,
     eventTime: latestEventTimes(from, walked),
     shards: shardCount(from, reads),
+    ...(heard.firstMs === undefined
+      ? {}
+      : { heardAtMs: heard.atMs, firstHeardAtMs: heard.firstMs }),
   };
   return { position, rows, duplicates, heldBack };
 }
@@ -136,6 +163,23 @@ function latestEventTimes(
     out[s] = Math.max(out[s] ?? -Infinity, r.eventTime);
   }
   return out;
+}
+
+/**
+ * When each shard wrote its latest marker with an event time, per `from` and `records`; the first
+ * such time of any shard, and the newest (-Infinity before any).
+ */
+function latestHeard(from: RepartitionPosition, records: readonly StampedRecord[]) {
+  const atMs: Record<string, number> = { ...from.heardAtMs };
+  let firstMs = from.firstHeardAtMs;
+  for (const r of records) {
+    if (r.row || r.eventTime === null || r.timestampMs === undefined) continue;
+    const s = String(r.stamp.shard);
+    atMs[s] = Math.max(atMs[s] ?? -Infinity, r.timestampMs);
+    firstMs = Math.min(firstMs ?? Infinity, r.timestampMs);
+  }
+  const newestMs = Math.max(-Infinity, ...Object.values(atMs));
+  return { atMs, firstMs, newestMs };
 }
 
 function shardCount(from: RepartitionPosition, reads: readonly PartitionRead[]): number {

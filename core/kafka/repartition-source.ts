@@ -43,6 +43,11 @@ export interface RepartitionSourceOptions {
   readonly topic: string;
   /** The schema of stage 1's rows (the split's `stage1.schema`), which the records' values encode. */
   readonly schema: StructType;
+  /**
+   * How long a stage-1 shard may write no marker before it stops holding back stage 2's event time
+   * (repartition-admission.ts). @default DEFAULT_SHARD_IDLE_TIMEOUT_MS (5 minutes)
+   */
+  readonly idleTimeoutMs?: number;
 }
 
 /** The position before the first batch: every partition from offset 0, nothing known yet. */
@@ -79,7 +84,12 @@ export class RepartitionSource implements Source {
         this.read(tp.partition, from.offsets[tp.partition] ?? 0, bounds[i].latest),
       ),
     );
-    const ceiling = eventTimeCeiling(from, reads, this.eventTime !== undefined);
+    const ceiling = eventTimeCeiling(
+      from,
+      reads,
+      this.eventTime !== undefined,
+      this.options.idleTimeoutMs,
+    );
     const { position } = admit(from, reads, ceiling);
     if (JSON.stringify(position.offsets) === JSON.stringify(from.offsets)) return start;
     return position;
@@ -146,7 +156,8 @@ export class RepartitionSource implements Source {
     const stamp = readStamp(record.headers, where);
     if (stamp.marker) {
       const text = record.value === null ? '' : new TextDecoder().decode(record.value);
-      return { offset: record.offset, stamp, eventTime: text === '' ? null : Number(text) };
+      const eventTime = text === '' ? null : Number(text);
+      return { offset: record.offset, stamp, eventTime, timestampMs: record.timestampMs };
     }
     if (record.value === null) {
       throw new SourceError(

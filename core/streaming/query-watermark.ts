@@ -13,9 +13,7 @@
  * Without any shard that counts, the query has no watermark yet.
  */
 import type { CheckpointStore } from '../checkpoint/checkpoint-store.js';
-
-/** How long a shard may read no input before it stops holding the query watermark back. */
-export const DEFAULT_SHARD_IDLE_TIMEOUT_MS = 5 * 60_000;
+import { DEFAULT_SHARD_IDLE_TIMEOUT_MS } from '../checkpoint/shard-identity.js';
 
 /** What one shard published with its last commit. */
 export interface ShardWatermark {

@@ -9,11 +9,8 @@ import { CheckpointError } from '../errors.js';
 import { checkpointStatus, type CheckpointStatus } from './checkpoint-status.js';
 import { eventTimeText } from './progress.js';
 import { recordedParallelism } from './query-parallelism.js';
-import {
-  DEFAULT_SHARD_IDLE_TIMEOUT_MS,
-  queryWatermark,
-  readShardWatermark,
-} from './query-watermark.js';
+import { DEFAULT_SHARD_IDLE_TIMEOUT_MS } from '../checkpoint/shard-identity.js';
+import { queryWatermark, readShardWatermark } from './query-watermark.js';
 
 /** A sharded query's status. */
 export interface ShardedQueryStatus {

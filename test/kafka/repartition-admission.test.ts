@@ -174,3 +174,68 @@ describe('the watermark rule of the repartition source', () => {
     expect(next.heldBack).toBe(0);
   });
 });
+
+describe('the idleness rule of the repartition source', () => {
+  const MINUTE = 60_000;
+
+  /** A marker with an event time, written by stage 1 at `atMs`. */
+  function heardAt(offset: number, s: RecordStamp, eventTime: number | null, atMs: number) {
+    return { ...marker(offset, s, eventTime), timestampMs: atMs };
+  }
+
+  it('leaves out a stage-1 shard never heard from once the others have written for longer than the idle timeout', () => {
+    const early = [partition([heardAt(0, stamp(0, 0, 0), 100, 0)])];
+    expect(eventTimeCeiling(START, early, true)).toBe(-Infinity);
+    const late = [
+      partition([heardAt(0, stamp(0, 0, 0), 100, 0), heardAt(1, stamp(0, 1, 0), 700, 6 * MINUTE)]),
+    ];
+    expect(eventTimeCeiling(START, late, true)).toBe(700);
+    // the idle timeout is the source's to choose
+    expect(eventTimeCeiling(START, late, true, 10 * MINUTE)).toBe(-Infinity);
+  });
+
+  it('leaves out a shard that went quiet, and counts it again when it writes', () => {
+    const quiet = [
+      partition([
+        heardAt(0, stamp(1, 0, 0), 200, 0),
+        heardAt(1, stamp(0, 0, 0), 300, 0),
+        heardAt(2, stamp(0, 1, 0), 900, 4 * MINUTE),
+      ]),
+    ];
+    expect(eventTimeCeiling(START, quiet, true)).toBe(200); // four minutes: not idle yet
+    const after = admit(START, quiet, 200).position;
+    const later = [partition([heardAt(3, stamp(0, 2, 0), 1000, 6 * MINUTE)])];
+    later[0] = { ...later[0], end: 4 };
+    expect(eventTimeCeiling(after, later, true)).toBe(1000);
+    const back = [partition([heardAt(4, stamp(1, 1, 0), 400, 7 * MINUTE)])];
+    expect(eventTimeCeiling(admit(after, later, 1000).position, back, true)).toBe(400);
+  });
+
+  it('keeps what it heard in the position, across batches', () => {
+    const first = admit(START, [partition([heardAt(0, stamp(0, 0, 0), 100, 5)])], Infinity);
+    expect(first.position.heardAtMs).toEqual({ 0: 5 });
+    expect(first.position.firstHeardAtMs).toBe(5);
+    const reads = [partition([heardAt(1, stamp(0, 1, 0), 200, 6 * MINUTE)])];
+    reads[0] = { ...reads[0], end: 2 };
+    // shard 1 was never heard from: measured from the first marker the position remembers
+    expect(eventTimeCeiling(first.position, reads, true)).toBe(200);
+  });
+
+  it('does not count a marker without an event time as heard from', () => {
+    const reads = [
+      partition([
+        heardAt(0, stamp(1, 0, 0), null, 0),
+        heardAt(1, stamp(0, 0, 0), 100, 0),
+        heardAt(2, stamp(1, 1, 0), null, 6 * MINUTE),
+        heardAt(3, stamp(0, 1, 0), 700, 6 * MINUTE),
+      ]),
+    ];
+    // shard 1 runs batches but has sent no event time for six minutes: it is idle
+    expect(eventTimeCeiling(START, reads, true)).toBe(700);
+  });
+
+  it('applies no idleness to markers without a timestamp', () => {
+    const reads = [partition([marker(0, stamp(0, 0, 0), 100), marker(1, stamp(0, 1, 0), 900)])];
+    expect(eventTimeCeiling(START, reads, true)).toBe(-Infinity);
+  });
+});

@@ -73,9 +73,10 @@ function kafkaInput(session: SluiceSession, topic: string): DataFrame {
 
 /**
  * `query` over the input topic split into two stages on checkpoints of their own, each run as 2
- * shards; the stage-2 shards write to memory sinks in update mode.
+ * shards; the stage-2 shards write to memory sinks in update mode. `idleTimeoutMs` is stage 2's
+ * (the default's five minutes unless given).
  */
-function twoStages(session: SluiceSession, query: DataFrame) {
+function twoStages(session: SluiceSession, query: DataFrame, idleTimeoutMs?: number) {
   const topic = uniqueName('repartition');
   const split = splitStages(query.plan);
   if (split.kind !== 'split') throw new Error(`expected a split: ${split.reason}`);
@@ -104,7 +105,7 @@ function twoStages(session: SluiceSession, query: DataFrame) {
       .start();
   const stage2Plan = split.stage2({
     description: `RepartitionSource[${topic}]`,
-    source: repartitionSource({ topic, schema: split.stage1.schema }, () =>
+    source: repartitionSource({ topic, schema: split.stage1.schema, idleTimeoutMs }, () =>
       kafkajsReader({
         bootstrapServers: SERVERS().split(','),
         security: PLAINTEXT,
@@ -236,5 +237,37 @@ describe('a query split into two stages through a repartition topic', () => {
     await runStage1(1);
     await runStage2();
     expect(streamed()).toEqual(await batchUpTo(58));
+  });
+
+  it('leaves out a stage-1 shard whose partitions stay empty once the idle timeout has passed', async () => {
+    const input = uniqueName('clicks');
+    const session = new SluiceSession();
+    const windowed = (clicks: DataFrame) =>
+      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
+    const IDLE_MS = 300;
+    const stages = twoStages(
+      session,
+      windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
+      IDLE_MS,
+    );
+    const { sinks, runStage1, runStage2 } = stages;
+    const streamed = () => windowCounts(sinks.flatMap((s) => s.rows()));
+    // only even clicks: stage-1 shard 1 (partitions 1 and 3) never has input, so never runs a batch
+    const evenClicks = (n: number, from: number) =>
+      clickRecords(n, from).filter((r) => r.partition % 2 === 0);
+
+    await produce(input, evenClicks(40, 0));
+    await runStage1(0);
+    await runStage1(1);
+    await runStage2(); // shard 1 not heard from, and not for long: nothing may pass
+    expect(streamed()).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, 2 * IDLE_MS));
+    await produce(input, evenClicks(20, 40));
+    await runStage1(0); // its markers come more than the idle timeout after its first ones
+    await runStage1(1);
+    await runStage2();
+    const batch = await windowed(clicks(kafkaTable(session, input))).collect();
+    expect(streamed()).toEqual(windowCounts(batch));
   });
 });
