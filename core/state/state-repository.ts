@@ -51,7 +51,7 @@ import {
   type StateFileIdentity,
   type StateStoreSchema,
 } from './state-store-identity.js';
-import { decodeStateValue, stateValueJson } from './state-value.js';
+import { decodeStateValue, encodeStateValueForText } from './state-value.js';
 import {
   decodeInlineState,
   encodeInlineState,
@@ -627,9 +627,7 @@ interface PartitionWrite {
 
 /** A state file's line for one entry or change: `[key, value]`, or `[key]` for a delete. */
 function changeLine([key, value]: [string, unknown]): string {
-  return value === DELETED
-    ? JSON.stringify([key])
-    : `[${JSON.stringify(key)},${stateValueJson(value)}]`;
+  return JSON.stringify(value === DELETED ? [key] : [key, encodeStateValueForText(value)]);
 }
 
 function encodeFile(

@@ -49,13 +49,14 @@ function encodeArray(v: readonly unknown[]): unknown[] {
 }
 
 /**
- * The JSON text of `encodeStateValue(v)`. Persisting a batch writes a line for every value it
- * changed, and most values are plain JSON data already (arrays of rows and flags, numbers, strings),
- * which encode as themselves: those are written as they are, checked by a walk that allocates
- * nothing, instead of being copied first. The text is the same either way.
+ * `encodeStateValue(v)` for a value turned into JSON text at once: `v` itself when it is plain JSON
+ * data already (arrays of rows and flags, numbers, strings), which encodes as itself, checked by a
+ * walk that allocates nothing. Persisting a batch writes a line for every value it changed, most of
+ * them plain, so they are not copied first; the text is the same either way. The result may share
+ * `v`'s parts, so it is only for text made before `v` can change.
  */
-export function stateValueJson(v: unknown): string {
-  return JSON.stringify(encodesAsItself(v) ? v : encodeStateValue(v));
+export function encodeStateValueForText(v: unknown): unknown {
+  return encodesAsItself(v) ? v : encodeStateValue(v);
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   copyStateValue,
   decodeStateValue,
   encodeStateValue,
-  stateValueJson,
+  encodeStateValueForText,
 } from '../../core/state/state-value.js';
 
 /** Encodes, passes through JSON text as a state file does, and decodes. */
@@ -106,7 +106,7 @@ describe('encodeStateValue and decodeStateValue', () => {
   });
 });
 
-describe('stateValueJson', () => {
+describe('encodeStateValueForText', () => {
   /** State values, mostly plain JSON data, with the numbers and collections that need tags. */
   const stateValues = fc.letrec((tie) => ({
     value: fc.oneof(
@@ -125,17 +125,27 @@ describe('stateValueJson', () => {
   it("is the JSON text of the value's encoding, tagged parts included", () => {
     fc.assert(
       fc.property(stateValues, (v) => {
-        expect(stateValueJson(v)).toBe(JSON.stringify(encodeStateValue(v)));
+        expect(JSON.stringify(encodeStateValueForText(v))).toBe(
+          JSON.stringify(encodeStateValue(v)),
+        );
       }),
       { numRuns: 500 },
     );
-    expect(stateValueJson([[[7, 1.5e15], 0], [-0]])).toBe(
+    expect(JSON.stringify(encodeStateValueForText([[[7, 1.5e15], 0], [-0]]))).toBe(
       '[[[7,1500000000000000],0],[{"$n":"-0"}]]',
     );
   });
 
+  it('gives a plain value itself, uncopied, and a value with a tag its encoding', () => {
+    const plain = [[[7, 'u1'], 0], null, true];
+    expect(encodeStateValueForText(plain)).toBe(plain);
+    const tagged = [[7, NaN]];
+    expect(encodeStateValueForText(tagged)).not.toBe(tagged);
+    expect(encodeStateValueForText(tagged)).toEqual([[7, { $n: 'NaN' }]]);
+  });
+
   it('refuses values that are not state values, nested in plain data too', () => {
-    expect(() => stateValueJson([1, [{ a: 1 }]])).toThrow(
+    expect(() => encodeStateValueForText([1, [{ a: 1 }]])).toThrow(
       /Cannot encode state value of type Object/,
     );
   });
