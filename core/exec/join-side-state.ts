@@ -9,8 +9,9 @@
  * a count per key and one entry per row, which suits keys with very many rows.)
  *
  * Values loaded from the store belong to the loaded version, which a re-run may read again, so
- * they are never changed in place: a change makes a new list, kept here until `flush` writes each
- * changed key once.
+ * they are never changed in place: a key's first change in a batch makes a new list, kept here
+ * until `flush` writes each changed key once. That list is this batch's own, so the key's further
+ * changes before the flush are made to it in place rather than by copying it again.
  */
 import type { StateStore } from '../state/state-store.js';
 import type { Row } from '../types/row.js';
@@ -20,7 +21,8 @@ export type JoinStateEntry = readonly [row: Row, matched: 0 | 1];
 
 /** One side's rows by join key, for one batch. */
 export class JoinSideState {
-  private readonly changed = new Map<string, readonly JoinStateEntry[]>();
+  /** The lists this batch made, by key: its own until `flush` puts them in the store. */
+  private readonly changed = new Map<string, JoinStateEntry[]>();
 
   constructor(private readonly store: StateStore) {}
 
@@ -31,18 +33,25 @@ export class JoinSideState {
 
   /** Adds a row under `key`. */
   append(key: string, row: Row, matched: boolean): void {
-    this.changed.set(key, [...this.rows(key), [row, matched ? 1 : 0]]);
+    const entry: JoinStateEntry = [row, matched ? 1 : 0];
+    const own = this.changed.get(key);
+    if (own) own.push(entry);
+    else this.changed.set(key, [...this.rows(key), entry]);
   }
 
   /** Marks the rows at `positions` of `key`'s list as matched. */
   markMatched(key: string, positions: readonly number[]): void {
-    const rows = this.rows(key);
-    if (positions.every((i) => rows[i][1] === 1)) return;
-    const marked = new Set(positions);
-    this.changed.set(
-      key,
-      rows.map((e, i) => (marked.has(i) && e[1] === 0 ? [e[0], 1] : e)),
-    );
+    let own = this.changed.get(key);
+    const rows = own ?? this.rows(key);
+    for (const i of positions) {
+      const entry = rows[i];
+      if (entry[1] === 1) continue;
+      if (!own) {
+        own = rows.slice();
+        this.changed.set(key, own);
+      }
+      own[i] = [entry[0], 1];
+    }
   }
 
   /** Writes every key this batch changed, once. */

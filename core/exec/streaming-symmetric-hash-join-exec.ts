@@ -231,17 +231,15 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     const key = hashKey(r, this.keys.right, this.keys.nullSafe);
     const leftRows = key === undefined ? [] : sides.left.rows(key);
     // a left semi join emits a left row once: only at its first match
-    const candidates =
-      this.joinType === 'left_semi' ? leftRows.filter((e) => e[1] === 0) : leftRows;
-    const matches = this.matching(candidates, r, 'right').map((i) =>
-      leftRows.indexOf(candidates[i]),
-    );
+    const semi = this.joinType === 'left_semi';
+    const candidates = semi ? leftRows.filter((e) => e[1] === 0) : leftRows;
+    const matched = this.matching(candidates, r, 'right');
+    const matches = semi ? matched.map((i) => leftRows.indexOf(candidates[i])) : matched;
     if (key !== undefined && matches.length > 0) sides.left.markMatched(key, matches);
-    for (const i of matches)
-      out.push(this.joinType === 'left_semi' ? leftRows[i][0] : this.combine(leftRows[i][0], r));
-    const matched = matches.length > 0;
-    if (key !== undefined && !expiry.right?.(r)) sides.right.append(key, r, matched);
-    else if (!matched && this.preserves('right')) out.push(this.combine(null, r));
+    for (const i of matches) out.push(semi ? leftRows[i][0] : this.combine(leftRows[i][0], r));
+    const anyMatch = matches.length > 0;
+    if (key !== undefined && !expiry.right?.(r)) sides.right.append(key, r, anyMatch);
+    else if (!anyMatch && this.preserves('right')) out.push(this.combine(null, r));
   }
 
   /**
