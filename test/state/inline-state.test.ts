@@ -143,6 +143,30 @@ describe('state carried by the commit', () => {
     expect(contents(cold.stores)).toEqual(contents(state.stores));
   });
 
+  it('spills a carried inline change that the batch changed again with its new value', async () => {
+    const { repository, puts } = setup(600);
+    const state = await repository.load(null, [ids[0]]);
+    const key = (k: number) => `key-${k}-${'x'.repeat(k % 7)}`;
+    await persistBatch(repository, state, 1, (s) => {
+      for (let k = 0; k < 200; k++) store(s, '0').put(key(k), k);
+    });
+    // a few keys of every partition, carried inline by the commit
+    const carried = await persistBatch(repository, state, 2, (s) => {
+      for (let k = 0; k < 8; k++) store(s, '0').put(key(k), 'carried');
+    });
+    expect(carried.version.inlineState).toBeDefined();
+    puts.length = 0;
+    // the carried keys changed again, with enough others that the commit spills to delta files
+    const spilled = await persistBatch(repository, state, 3, (s) => {
+      for (let k = 0; k < 8; k++) store(s, '0').put(key(k), 'changed again');
+      for (let k = 8; k < 200; k += 2) store(s, '0').put(key(k), -k);
+    });
+    expect(puts.filter((k) => k.endsWith('.delta')).length).toBeGreaterThan(0);
+    const cold = await repository.load(spilled.version, [ids[0]]);
+    expect(contents(cold.stores)).toEqual(contents(state.stores));
+    expect(store(cold.stores, '0').get(key(1))).toBe('changed again');
+  });
+
   it('spills at once changes whose keys alone are far over the budget, and still loads them', async () => {
     const { repository, puts } = setup(600);
     const state = await repository.load(null, [ids[0]]);
