@@ -51,7 +51,7 @@ import {
   type StateFileIdentity,
   type StateStoreSchema,
 } from './state-store-identity.js';
-import { decodeStateValue, encodeStateValue } from './state-value.js';
+import { decodeStateValue, encodeStateValueForText } from './state-value.js';
 import {
   decodeInlineState,
   encodeInlineState,
@@ -173,13 +173,85 @@ export class StateRepository {
     stores: StoresByEntry,
   ): Promise<PersistResult> {
     const written: WriteCount = { files: 0, bytes: 0 };
-    const entries = [...stores.keys()];
+    if (this.inlineBudgetBytes > 0) {
+      const { manifest, inline } = await this.persistInline(
+        batchId,
+        attemptId,
+        previous,
+        stores,
+        written,
+      );
+      if (inline) return inline;
+      return this.persistManifest(manifest, attemptId, written);
+    }
     const operators: Record<string, PartitionFiles[]> = {};
-    const storeEntries: Record<string, ManifestStoreEntry> = {};
     await Promise.all(
       [...stores].map(async ([entry, store]) => {
-        const { id, stateSchema } = this.schemaOf(entry);
-        storeEntries[entry] = { ...id, ...(stateSchema === undefined ? {} : { stateSchema }) };
+        const changes = store.takeChanges();
+        const partitions = previous.operators[entry] ?? this.emptyPartitions();
+        operators[entry] = await Promise.all(
+          partitions.map((current, p) =>
+            this.persistPartition(
+              { entry, p, batchId, attemptId, store, written },
+              current,
+              changes.get(p),
+            ),
+          ),
+        );
+      }),
+    );
+    return this.persistManifest(
+      this.versionManifest(batchId, stores, operators),
+      attemptId,
+      written,
+    );
+  }
+
+  /** A version's manifest: the files of each store's partitions, and each store's entry. */
+  private versionManifest(
+    batchId: number,
+    stores: StoresByEntry,
+    operators: Record<string, PartitionFiles[]>,
+  ): StateManifest {
+    const storeEntries: Record<string, ManifestStoreEntry> = {};
+    for (const entry of stores.keys()) {
+      const { id, stateSchema } = this.schemaOf(entry);
+      storeEntries[entry] = { ...id, ...(stateSchema === undefined ? {} : { stateSchema }) };
+    }
+    return {
+      formatVersion: FORMAT_VERSION,
+      batchId,
+      numPartitions: this.numPartitions,
+      operators,
+      stores: storeEntries,
+    };
+  }
+
+  /**
+   * With an inline budget, in three steps:
+   * 1. each partition with changes pending (inline or in delta files) snapshots on its turn when
+   *    that is worth it, or when spills made its chain long; every other partition with pending
+   *    changes is a candidate, its merged change set encoded as the lines a delta file holds;
+   * 2. if the candidates' lines may fit the budget (mayFitInline), their merged changes go into the
+   *    manifest, and the commit carries it when its text fits;
+   * 3. else every candidate's lines are written as a delta file (as a snapshot when the changes
+   *    cover the partition or its chain is long), and the commit carries the manifest of files if
+   *    that fits. `inline` is undefined when it does not: the manifest is then an object.
+   * The lines are encoded once, for the fit test and the spill, and a batch whose changes do not
+   * fit never builds the merged change set, which only the commit's text needs.
+   */
+  private async persistInline(
+    batchId: number,
+    attemptId: string,
+    previous: StateManifest,
+    stores: StoresByEntry,
+    written: WriteCount,
+  ): Promise<{ manifest: StateManifest; inline?: PersistResult }> {
+    const entries = [...stores.keys()];
+    const operators: Record<string, PartitionFiles[]> = {};
+    const candidates: InlineCandidate[] = [];
+    await Promise.all(
+      [...stores].map(async ([entry, store]) => {
         const changes = store.takeChanges();
         const turn = (p: number) =>
           snapshotTurn(
@@ -192,48 +264,60 @@ export class StateRepository {
         operators[entry] = await Promise.all(
           partitions.map((current, p) => {
             const partition = { entry, p, batchId, attemptId, store, written };
-            return this.inlineBudgetBytes > 0
-              ? this.persistPartitionInline(partition, current, changes.get(p), turn(p))
-              : this.persistPartition(partition, current, changes.get(p));
+            const { inline } = current;
+            const changed = changes.get(p);
+            const count = mergedCount(inline, changed);
+            if (current.deltas.length + count === 0) return current;
+            const size = store.partitionSize(p);
+            if (
+              (turn(p) && this.snapshotWorthIt(current, count, size)) ||
+              current.deltas.length >= this.snapshotInterval
+            )
+              return this.writeSnapshot(partition);
+            if (count > 0) {
+              const lines = mergedLines(inline, changed);
+              candidates.push({ partition, current, changes: changed, count, lines });
+            }
+            return current;
           }),
         );
       }),
     );
-    const manifest: StateManifest = {
-      formatVersion: FORMAT_VERSION,
-      batchId,
-      numPartitions: this.numPartitions,
-      operators,
-      stores: storeEntries,
+    const place = (c: InlineCandidate, files: PartitionFiles) => {
+      operators[c.partition.entry][c.partition.p] = files;
     };
-    if (this.inlineBudgetBytes > 0) {
-      const inline = await this.inlineVersion(manifest, batchId, attemptId, stores, written);
-      if (inline) return inline;
+    if (mayFitInline(candidates, this.inlineBudgetBytes)) {
+      for (const c of candidates)
+        if (c.changes)
+          place(c, { ...c.current, inline: mergeInlineChanges(c.current.inline, c.changes) });
+      const manifest = this.versionManifest(batchId, stores, operators);
+      const inline = this.inlineResult(manifest, written);
+      if (inline) return { manifest, inline };
     }
-    return this.persistManifest(manifest, attemptId, written);
+    await Promise.all(
+      candidates.map(async (c) => {
+        const { partition, current } = c;
+        // a delta of as many entries as the partition holds is a snapshot's size: write that
+        const whole = c.count >= partition.store.partitionSize(partition.p);
+        place(
+          c,
+          whole || current.deltas.length + 1 >= this.snapshotInterval
+            ? await this.writeSnapshot(partition)
+            : await this.writeDelta(partition, current, c.lines),
+        );
+      }),
+    );
+    const manifest = this.versionManifest(batchId, stores, operators);
+    return { manifest, inline: this.inlineResult(manifest, written) };
   }
 
-  /** The version carried by the commit, spilling inline changes to files when over budget; undefined if even that is over. */
-  private async inlineVersion(
-    manifest: StateManifest,
-    batchId: number,
-    attemptId: string,
-    stores: StoresByEntry,
-    written: WriteCount,
-  ): Promise<PersistResult | undefined> {
-    let carried = manifest;
-    const lines = inlineLines(manifest);
-    let inlineState = mayFitInline(lines, this.inlineBudgetBytes)
-      ? encodeInlineState(carried, this.inlineBudgetBytes)
-      : undefined;
-    if (inlineState === undefined) {
-      carried = await this.spillInline(manifest, lines, batchId, attemptId, stores, written);
-      inlineState = encodeInlineState(carried, this.inlineBudgetBytes);
-    }
+  /** The version carried by the commit, or undefined when the manifest's text is over budget. */
+  private inlineResult(manifest: StateManifest, written: WriteCount): PersistResult | undefined {
+    const inlineState = encodeInlineState(manifest, this.inlineBudgetBytes);
     if (inlineState === undefined) return undefined;
     return {
-      version: { manifestKey: null, inlineState, batchId },
-      manifest: carried,
+      version: { manifestKey: null, inlineState, batchId: manifest.batchId },
+      manifest,
       filesWritten: written.files,
       bytesWritten: written.bytes + inlineState.length,
     };
@@ -268,26 +352,6 @@ export class StateRepository {
   }
 
   /**
-   * With an inline budget: a partition snapshots on its turn when that is worth it (or when spills
-   * made its chain long), and otherwise merges its changes into the inline ones.
-   */
-  private async persistPartitionInline(
-    partition: PartitionWrite,
-    current: PartitionFiles,
-    changes: PartitionChanges | undefined,
-    turn: boolean,
-  ): Promise<PartitionFiles> {
-    const merged = changes ? mergeInlineChanges(current.inline, changes) : current.inline;
-    const next = merged === current.inline ? current : { ...current, inline: merged };
-    const pending = next.deltas.length + (next.inline?.length ?? 0);
-    if (pending === 0) return current;
-    const size = partition.store.partitionSize(partition.p);
-    if ((turn && this.snapshotWorthIt(next, size)) || next.deltas.length >= this.snapshotInterval)
-      return this.writeSnapshot(partition);
-    return next;
-  }
-
-  /**
    * Whether a partition's snapshot is worth writing on its turn: its changes since the snapshot
    * amount to a snapshot interval's share of its keys, so that a snapshot, whose cost grows with the
    * keys held, costs at most `snapshotInterval` times the keys changed, and a batch of a large
@@ -295,44 +359,11 @@ export class StateRepository {
    * commit is full); or its delta chain is half the interval, so that chains growing in step are
    * snapshotted on their turns rather than all in the batch at which they reach the interval.
    */
-  private snapshotWorthIt(files: PartitionFiles, keys: number): boolean {
+  private snapshotWorthIt(files: PartitionFiles, inlineChanges: number, keys: number): boolean {
     if (files.deltas.length * 2 >= this.snapshotInterval) return true;
     if (files.deltas.length > 0 && files.deltaChanges === undefined) return true;
-    const changed = (files.deltaChanges ?? 0) + (files.inline?.length ?? 0);
+    const changed = (files.deltaChanges ?? 0) + inlineChanges;
     return changed * this.snapshotInterval >= keys;
-  }
-
-  /**
-   * Every partition's inline changes written as a delta file, or as a snapshot once its chain is
-   * long or the changes cover the whole partition (as a first batch's do). A delta's lines are
-   * `lines`, the changes as the fit test encoded them.
-   */
-  private async spillInline(
-    manifest: StateManifest,
-    lines: InlineLines,
-    batchId: number,
-    attemptId: string,
-    stores: StoresByEntry,
-    written: WriteCount,
-  ): Promise<StateManifest> {
-    const operators: Record<string, PartitionFiles[]> = {};
-    await Promise.all(
-      Object.entries(manifest.operators).map(async ([entry, partitions]) => {
-        const store = stores.get(entry)!;
-        operators[entry] = await Promise.all(
-          partitions.map((current, p) => {
-            if (!current.inline?.length) return current;
-            const partition = { entry, p, batchId, attemptId, store, written };
-            // a delta of as many entries as the partition holds is a snapshot's size: write that
-            const whole = current.inline.length >= store.partitionSize(p);
-            if (whole || current.deltas.length + 1 >= this.snapshotInterval)
-              return this.writeSnapshot(partition);
-            return this.writeDelta(partition, current, lines.get(current.inline)!);
-          }),
-        );
-      }),
-    );
-    return { ...manifest, operators };
   }
 
   private async writeSnapshot(partition: PartitionWrite): Promise<PartitionFiles> {
@@ -510,43 +541,76 @@ export class StateRepository {
 }
 
 /**
+ * A partition whose changes since its last file (the inline ones the previous version carried,
+ * merged with this batch's) stay inline or are spilled to a file.
+ */
+interface InlineCandidate {
+  readonly partition: PartitionWrite;
+  readonly current: PartitionFiles;
+  /** This batch's changes of the partition; absent when it changed nothing there. */
+  readonly changes: PartitionChanges | undefined;
+  /** How many keys the merged change set holds. */
+  readonly count: number;
+  /** The merged change set as a delta file's lines. */
+  readonly lines: readonly string[];
+}
+
+/** How many keys `inline` followed by `changes` changed. */
+function mergedCount(
+  inline: readonly InlineChange[] | undefined,
+  changes: PartitionChanges | undefined,
+): number {
+  if (!inline?.length) return changes?.size ?? 0;
+  if (!changes) return inline.length;
+  let count = changes.size;
+  for (const change of inline) if (!changes.has(change[0])) count++;
+  return count;
+}
+
+/**
+ * `inline` followed by `changes`, each key with its last change, as lines in the order
+ * mergeInlineChanges gives the changes (a key keeps its first place); a carried change that this
+ * batch replaced is not encoded.
+ */
+function mergedLines(
+  inline: readonly InlineChange[] | undefined,
+  changes: PartitionChanges | undefined,
+): string[] {
+  if (!changes) return (inline ?? []).map((c) => JSON.stringify(c));
+  const lines: string[] = [];
+  let carried: Set<string> | undefined;
+  if (inline?.length) {
+    carried = new Set();
+    for (const change of inline) {
+      const key = change[0];
+      carried.add(key);
+      lines.push(changes.has(key) ? changeLine([key, changes.get(key)]) : JSON.stringify(change));
+    }
+  }
+  for (const change of changes) if (!carried?.has(change[0])) lines.push(changeLine(change));
+  return lines;
+}
+
+/**
  * Gzip compresses state lines a few times over, rarely more than this; inline changes whose JSON is
  * longer than this many budgets are spilled without compressing them to find they do not fit.
  */
 const MAX_INLINE_COMPRESSION = 32;
 
-/** By a partition's inline changes (the array the manifest holds), each change's JSON line. */
-type InlineLines = ReadonlyMap<readonly InlineChange[], readonly string[]>;
-
-/** The JSON line of every inline change of the manifest, encoded once for the fit test and a spill. */
-function inlineLines(manifest: StateManifest): InlineLines {
-  const lines = new Map<readonly InlineChange[], string[]>();
-  for (const partitions of Object.values(manifest.operators)) {
-    for (const { inline } of partitions) {
-      if (inline?.length)
-        lines.set(
-          inline,
-          inline.map((c) => JSON.stringify(c)),
-        );
-    }
-  }
-  return lines;
-}
-
 /**
- * False when the inline changes, which make up nearly all of a manifest, surely do not fit
+ * False when the candidates' lines, which make up nearly all of a manifest, surely do not fit
  * `budgetBytes`: their JSON is over MAX_INLINE_COMPRESSION budgets, or it does not compress into
  * the budget. True when they may fit (the manifest itself is then encoded to find out).
  */
-function mayFitInline(lines: InlineLines, budgetBytes: number): boolean {
+function mayFitInline(candidates: readonly InlineCandidate[], budgetBytes: number): boolean {
   let bytes = 0;
-  for (const partition of lines.values()) {
-    for (const line of partition) bytes += line.length + 1;
+  for (const { lines } of candidates) {
+    for (const line of lines) bytes += line.length + 1;
   }
   if (bytes <= budgetBytes) return true;
   if (bytes > budgetBytes * MAX_INLINE_COMPRESSION) return false;
   return linesCompressWithin(
-    [...lines.values()].map((partition) => partition.join('\n')),
+    candidates.map(({ lines }) => lines.join('\n')),
     budgetBytes,
   );
 }
@@ -563,7 +627,7 @@ interface PartitionWrite {
 
 /** A state file's line for one entry or change: `[key, value]`, or `[key]` for a delete. */
 function changeLine([key, value]: [string, unknown]): string {
-  return JSON.stringify(value === DELETED ? [key] : [key, encodeStateValue(value)]);
+  return JSON.stringify(value === DELETED ? [key] : [key, encodeStateValueForText(value)]);
 }
 
 function encodeFile(

@@ -48,6 +48,35 @@ function encodeArray(v: readonly unknown[]): unknown[] {
   return out;
 }
 
+/**
+ * `encodeStateValue(v)` for a value turned into JSON text at once: `v` itself when it is plain JSON
+ * data already (arrays of rows and flags, numbers, strings), which encodes as itself, checked by a
+ * walk that allocates nothing. Persisting a batch writes a line for every value it changed, most of
+ * them plain, so they are not copied first; the text is the same either way. The result may share
+ * `v`'s parts, so it is only for text made before `v` can change.
+ */
+export function encodeStateValueForText(v: unknown): unknown {
+  return encodesAsItself(v) ? v : encodeStateValue(v);
+}
+
+/**
+ * Whether `encodeStateValue(v)` is a value of the same JSON text as `v`: null, a boolean, a string,
+ * a finite number other than -0, or an array of those (nested). Anything else needs a tag, or is
+ * not state data and must reach `encodeStateValue` to be refused.
+ */
+function encodesAsItself(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    // nonzero finite numbers and strings, the common elements, without a call
+    if (typeof x === 'string' || (typeof x === 'number' && x !== 0 && Number.isFinite(x))) continue;
+    if (!encodesAsItself(x)) return false;
+  }
+  return true;
+}
+
 /** Reverses `encodeStateValue`. */
 export function decodeStateValue(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   copyStateValue,
   decodeStateValue,
   encodeStateValue,
+  encodeStateValueForText,
 } from '../../core/state/state-value.js';
 
 /** Encodes, passes through JSON text as a state file does, and decodes. */
@@ -101,5 +103,50 @@ describe('encodeStateValue and decodeStateValue', () => {
 
   it('refuses an object without a known tag when decoding', () => {
     expect(() => decodeStateValue({ $unknown: 1 })).toThrow(/Unknown state value tag/);
+  });
+});
+
+describe('encodeStateValueForText', () => {
+  /** State values, mostly plain JSON data, with the numbers and collections that need tags. */
+  const stateValues = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.constantFrom(null, undefined, true, false, 0, -0, NaN, Infinity, -Infinity),
+      fc.double(),
+      fc.integer(),
+      fc.string(),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.array(tie('value'), { maxLength: 3 }).map((xs) => new Set(xs)),
+      fc.array(fc.tuple(tie('value'), tie('value')), { maxLength: 2 }).map((xs) => new Map(xs)),
+      fc.uint8Array({ maxLength: 4 }),
+    ),
+  })).value;
+
+  it("is the JSON text of the value's encoding, tagged parts included", () => {
+    fc.assert(
+      fc.property(stateValues, (v) => {
+        expect(JSON.stringify(encodeStateValueForText(v))).toBe(
+          JSON.stringify(encodeStateValue(v)),
+        );
+      }),
+      { numRuns: 500 },
+    );
+    expect(JSON.stringify(encodeStateValueForText([[[7, 1.5e15], 0], [-0]]))).toBe(
+      '[[[7,1500000000000000],0],[{"$n":"-0"}]]',
+    );
+  });
+
+  it('gives a plain value itself, uncopied, and a value with a tag its encoding', () => {
+    const plain = [[[7, 'u1'], 0], null, true];
+    expect(encodeStateValueForText(plain)).toBe(plain);
+    const tagged = [[7, NaN]];
+    expect(encodeStateValueForText(tagged)).not.toBe(tagged);
+    expect(encodeStateValueForText(tagged)).toEqual([[7, { $n: 'NaN' }]]);
+  });
+
+  it('refuses values that are not state values, nested in plain data too', () => {
+    expect(() => encodeStateValueForText([1, [{ a: 1 }]])).toThrow(
+      /Cannot encode state value of type Object/,
+    );
   });
 });

@@ -48,27 +48,61 @@ export type AdQuery = (impressions: DataFrame, clicks: DataFrame) => DataFrame;
 
 /** Events of both streams with ad ids from `adIds`, and the cut points of the micro-batches. */
 export function adInputs(adIds: fc.Arbitrary<number | null>) {
-  return fc
-    .array(
-      fc.record({
-        side: fc.constantFrom('impression' as const, 'click' as const),
-        step: fc.integer({ min: 0, max: 6 * MINUTE }),
-        back: fc.integer({ min: 0, max: MAX_DISORDER }),
-        adId: adIds,
-      }),
-      { minLength: 1, maxLength: 40 },
-    )
-    .chain((specs) =>
-      fc.record({
-        events: fc.constant(toEvents(specs)),
-        cuts: fc.uniqueArray(fc.integer({ min: 1, max: specs.length }), { maxLength: 6 }),
-      }),
-    );
+  return withCuts(fc.array(eventSpec(adIds), { minLength: 1, maxLength: 40 }));
 }
 
-function toEvents(
-  specs: { side: Event['side']; step: number; back: number; adId: number | null }[],
-): Event[] {
+/**
+ * As {@link adInputs}, with an impression of an ad from `adIds` and a click on it at most
+ * `withinMicros` later placed among the events: a join of clicks to impressions of their ad within
+ * that bound always has a match to make.
+ */
+export function adInputsWithClick(adIds: fc.Arbitrary<number>, withinMicros: number) {
+  return withCuts(
+    fc
+      .tuple(
+        fc.array(eventSpec(adIds), { maxLength: 38 }),
+        fc.nat(),
+        adIds,
+        fc.integer({ min: 0, max: withinMicros }),
+      )
+      .map(([specs, place, adId, after]): EventSpec[] => {
+        const i = place % (specs.length + 1);
+        // no step back: each is the latest event of its stream when it comes, never late
+        const shown = { side: 'impression' as const, step: 0, back: 0, adId };
+        const clicked = { side: 'click' as const, step: after, back: 0, adId };
+        return [...specs.slice(0, i), shown, clicked, ...specs.slice(i)];
+      }),
+  );
+}
+
+/** An event as generated: how far the clock moves before it, and how far behind the clock it is. */
+interface EventSpec {
+  readonly side: Event['side'];
+  readonly step: number;
+  readonly back: number;
+  readonly adId: number | null;
+}
+
+function eventSpec(adIds: fc.Arbitrary<number | null>): fc.Arbitrary<EventSpec> {
+  return fc.record({
+    side: fc.constantFrom('impression' as const, 'click' as const),
+    step: fc.integer({ min: 0, max: 6 * MINUTE }),
+    back: fc.integer({ min: 0, max: MAX_DISORDER }),
+    adId: adIds,
+  });
+}
+
+/** The events of `specs` and the cut points of their micro-batches. */
+function withCuts(specs: fc.Arbitrary<EventSpec[]>) {
+  return specs.chain((s) =>
+    fc.record({
+      events: fc.constant(toEvents(s)),
+      cuts: fc.uniqueArray(fc.integer({ min: 1, max: s.length }), { maxLength: 6 }),
+    }),
+  );
+}
+
+function toEvents(specs: readonly EventSpec[]): Event[] {
   let clock = 0;
   return specs.map(({ side, step, back, adId }) => {
     clock += step;
