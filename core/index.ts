@@ -133,7 +133,6 @@ export {
   SinkError,
   SluiceError,
   SourceError,
-  StageSelectionError,
   UnsafePathError,
   UnsupportedOperationError,
   UserFunctionError,

@@ -15,11 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { localCheckpointBackend } from '../checkpoint/local-checkpoint-backend.js';
-import {
-  type ShardIdentity,
-  UNSHARDED,
-  validateShardIdentity,
-} from '../checkpoint/shard-identity.js';
+import { type ShardIdentity, validateShardIdentity } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
@@ -30,7 +26,6 @@ import {
 } from '../streaming/micro-batch-execution.js';
 import { type ResolvedTrigger, resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
-import { queryStage } from './query-stage.js';
 import { byteSizeOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
 import { checkSink, type SinkCreator } from './sink-formats.js';
 
@@ -75,27 +70,22 @@ export interface CheckedStreamingQuery {
 
 /** Checks `spec` without I/O; throws InvalidOptionError or UnsupportedOperationError on a bad setting. */
 export function checkStreamingQuery(spec: StreamingQuerySpec): CheckedStreamingQuery {
-  const shard = spec.backend ? (spec.backend.shard ?? UNSHARDED) : shardOptions(spec.options);
-  const stage = queryStage(spec.df.plan, spec.outputMode, shard, spec.options, spec.queryName);
-  checkStreamingPlan(stage.plan, stage.outputMode);
+  checkStreamingPlan(spec.df.plan, spec.outputMode);
   const trigger = resolveTrigger(spec.trigger);
   const given = spec.sink;
-  // the user's sink is checked in stage 1 too, so that a bad setting fails every shard's start
-  const userSink: SinkCreator = given
+  const createSink: SinkCreator = given
     ? () => Promise.resolve(given)
     : checkSink(spec.format, { options: spec.options, df: spec.df, queryName: spec.queryName });
-  const repartition = stage.repartitionSink;
-  const createSink: SinkCreator = repartition ? () => Promise.resolve(repartition()) : userSink;
   const execution = {
-    plan: stage.plan,
-    outputMode: stage.outputMode,
+    plan: spec.df.plan,
+    outputMode: spec.outputMode,
     ...stateOptions(spec.options),
     queryName: spec.queryName,
     afterStep: spec.afterStep,
     clock: spec.clock,
   };
   const backend = spec.backend;
-  const checkpoint = backend ? () => backend : localCheckpoint(spec, shard);
+  const checkpoint = backend ? () => backend : localCheckpoint(spec);
   return {
     trigger,
     start: async ({ leaseDurationMs } = {}) => {
@@ -150,10 +140,10 @@ function inlineStateMaxBytesOption(value: OptionValue | undefined): number | und
 /**
  * The local directory checkpoint of option checkpointLocation. Without the option, a sink given as
  * an object needs one (its output outlives the process); a format's sink gets a temporary directory,
- * made when the query starts. Options parallelism, shard and stage make it one shard's
- * (docs/scale-out.md).
+ * made when the query starts. Options parallelism and shard make it one shard's (docs/scale-out.md).
  */
-function localCheckpoint(spec: StreamingQuerySpec, shard: ShardIdentity): () => CheckpointBackend {
+function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
+  const shard = shardOptions(spec.options);
   const given = spec.options.get('checkpointlocation');
   if (given === undefined && spec.sink) {
     throw new InvalidOptionError(
@@ -169,10 +159,7 @@ function localCheckpoint(spec: StreamingQuerySpec, shard: ShardIdentity): () => 
   };
 }
 
-/**
- * Options parallelism (default 1), shard (required with a parallelism above 1) and stage (of a split
- * query, query-stage.ts; 0, none, by default), checked.
- */
+/** Options parallelism (default 1) and shard (required with a parallelism above 1), checked. */
 function shardOptions(options: ReadonlyMap<string, OptionValue>): ShardIdentity {
   const shards = positiveIntegerOption('parallelism', options.get('parallelism')) ?? 1;
   const given = options.get('shard');
@@ -182,6 +169,5 @@ function shardOptions(options: ReadonlyMap<string, OptionValue>): ShardIdentity 
     );
   }
   const shard = given === undefined ? 0 : Number(given);
-  const stage = positiveIntegerOption('stage', options.get('stage')) ?? 0;
-  return validateShardIdentity({ stage, shard, shards }, `Options parallelism, shard and stage`);
+  return validateShardIdentity({ stage: 0, shard, shards }, `Options parallelism and shard`);
 }

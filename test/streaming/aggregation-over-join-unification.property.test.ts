@@ -10,8 +10,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { col, count, type DataFrame, interval, max, window } from '../../core/index.js';
-import { adInputs, batchOverAds, flush, streamOverAds } from '../support/ad-events.js';
+import { col, count, type DataFrame, max, window } from '../../core/index.js';
+import {
+  adInputs,
+  batchOverAds,
+  flush,
+  streamOverAds,
+  withinTwentyMinutes,
+} from '../support/ad-events.js';
 import { microBatches } from '../support/unification-law.js';
 
 const inputs = adInputs(fc.integer({ min: 1, max: 3 }));
@@ -23,10 +29,7 @@ const inputs = adInputs(fc.integer({ min: 1, max: 3 }));
 function clicksPerWindow(how: string, timeColumn: string) {
   const latest = how === 'left_semi' ? 'impressionTime' : 'clickTime';
   return (impressions: DataFrame, clicks: DataFrame) => {
-    const withinRange = col('clickTime').between(
-      col('impressionTime'),
-      col('impressionTime').plus(interval('20 minutes')),
-    );
+    const withinRange = withinTwentyMinutes('clickTime');
     return impressions
       .join(clicks, col('clickAdId').eq(col('adId')).and(withinRange), how)
       .groupBy(window(col(timeColumn), '10 minutes'), col('adId'))

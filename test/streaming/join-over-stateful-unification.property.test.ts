@@ -11,15 +11,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { col, count, type DataFrame, interval, max, window } from '../../core/index.js';
+import { col, count, type DataFrame, max, window } from '../../core/index.js';
 import {
   type AdQuery,
   adInputs,
   adInputsWithClick,
   batchOverAds,
+  clickOfImpression,
   flush,
   MINUTE,
   streamOverAds,
+  withinTwentyMinutes,
 } from '../support/ad-events.js';
 import { microBatches } from '../support/unification-law.js';
 
@@ -49,18 +51,9 @@ function windowedCountsJoined(how: string): AdQuery {
 /** Each side deduplicated on ad and time, then clicks within 20 minutes of their impression. */
 function deduplicatedThenJoined(how: string): AdQuery {
   return (impressions: DataFrame, clicks: DataFrame) =>
-    impressions.dropDuplicates('adId', 'impressionTime').join(
-      clicks.dropDuplicates('clickAdId', 'clickTime'),
-      col('clickAdId')
-        .eq(col('adId'))
-        .and(
-          col('clickTime').between(
-            col('impressionTime'),
-            col('impressionTime').plus(interval('20 minutes')),
-          ),
-        ),
-      how,
-    );
+    impressions
+      .dropDuplicates('adId', 'impressionTime')
+      .join(clicks.dropDuplicates('clickAdId', 'clickTime'), clickOfImpression(), how);
 }
 
 /**
@@ -69,15 +62,13 @@ function deduplicatedThenJoined(how: string): AdQuery {
  */
 function joinOverJoin(how: string): AdQuery {
   return (impressions: DataFrame, clicks: DataFrame) => {
-    const within = (time: string) =>
-      col(time).between(col('impressionTime'), col('impressionTime').plus(interval('20 minutes')));
     const again = clicks.select(
       col('clickAdId').alias('againAdId'),
       col('clickTime').alias('againTime'),
     );
     return impressions
-      .join(clicks, col('clickAdId').eq(col('adId')).and(within('clickTime')), 'inner')
-      .join(again, col('againAdId').eq(col('adId')).and(within('againTime')), how);
+      .join(clicks, col('clickAdId').eq(col('adId')).and(withinTwentyMinutes('clickTime')), 'inner')
+      .join(again, col('againAdId').eq(col('adId')).and(withinTwentyMinutes('againTime')), how);
   };
 }
 

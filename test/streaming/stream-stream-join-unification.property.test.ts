@@ -6,8 +6,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { col, type DataFrame, interval, window } from '../../core/index.js';
-import { adInputs, batchOverAds, flush, streamOverAds } from '../support/ad-events.js';
+import { col, type DataFrame, window } from '../../core/index.js';
+import {
+  adInputs,
+  batchOverAds,
+  clickOfImpression,
+  flush,
+  streamOverAds,
+} from '../support/ad-events.js';
 import { microBatches } from '../support/unification-law.js';
 
 const inputs = adInputs(fc.option(fc.integer({ min: 1, max: 4 }), { nil: null, freq: 10 }));
@@ -17,18 +23,7 @@ type Shape = (impressions: DataFrame, clicks: DataFrame, how: string) => DataFra
 
 /** A click within 20 minutes after its impression. */
 const timeRange: Shape = (impressions, clicks, how) =>
-  impressions.join(
-    clicks,
-    col('clickAdId')
-      .eq(col('adId'))
-      .and(
-        col('clickTime').between(
-          col('impressionTime'),
-          col('impressionTime').plus(interval('20 minutes')),
-        ),
-      ),
-    how,
-  );
+  impressions.join(clicks, clickOfImpression(), how);
 
 /** A click in the impression's 10-minute window. */
 const sameWindow: Shape = (impressions, clicks, how) =>

@@ -4,7 +4,14 @@
  * run as a batch query over the two tables or as a stream over two memory streams.
  */
 import fc from 'fast-check';
-import { type DataFrame, type RowObject, SluiceSession } from '../../core/index.js';
+import {
+  col,
+  type Column,
+  type DataFrame,
+  interval,
+  type RowObject,
+  SluiceSession,
+} from '../../core/index.js';
 import { afterLatest, at } from './events.js';
 import { tempDir } from './temp-dir.js';
 import { canonical } from './unification-law.js';
@@ -16,6 +23,19 @@ export const CLICKS = 'clickAdId INT, clickTime TIMESTAMP';
 const MAX_DISORDER = 7 * MINUTE;
 /** The watermark delay of both streams. */
 const DELAY = '15 minutes';
+
+/** `time` within 20 minutes after the impression's time: the time range the joins of ads use. */
+export function withinTwentyMinutes(time: string): Column {
+  return col(time).between(
+    col('impressionTime'),
+    col('impressionTime').plus(interval('20 minutes')),
+  );
+}
+
+/** A click of the impression's ad within 20 minutes after it: the ads' join condition. */
+export function clickOfImpression(): Column {
+  return col('clickAdId').eq(col('adId')).and(withinTwentyMinutes('clickTime'));
+}
 
 /** An event of either stream: `side` says which. */
 export interface Event {
