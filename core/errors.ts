@@ -172,3 +172,17 @@ export class ParallelismChangedError extends CheckpointError {
     this.requestedParallelism = requested;
   }
 }
+
+/**
+ * A shard's stage does not fit its query: a stage named for a query that needs no split, a stage
+ * that does not exist, or a split query run as several shards without a stage.
+ */
+export class StageSelectionError extends InvalidOptionError {
+  /** The stage the shard was started with (0: none). */
+  readonly stage: number;
+
+  constructor(message: string, stage: number, options?: SluiceErrorOptions) {
+    super(message, options);
+    this.stage = stage;
+  }
+}

@@ -133,6 +133,7 @@ export {
   SinkError,
   SluiceError,
   SourceError,
+  StageSelectionError,
   UnsafePathError,
   UnsupportedOperationError,
   UserFunctionError,

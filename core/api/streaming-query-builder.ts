@@ -15,7 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CheckpointBackend } from '../checkpoint/checkpoint-store.js';
 import { localCheckpointBackend } from '../checkpoint/local-checkpoint-backend.js';
-import { type ShardIdentity, validateShardIdentity } from '../checkpoint/shard-identity.js';
+import {
+  type ShardIdentity,
+  UNSHARDED,
+  validateShardIdentity,
+} from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkStreamingPlan } from '../plan/unsupported-operation-checker.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
@@ -26,6 +30,7 @@ import {
 } from '../streaming/micro-batch-execution.js';
 import { type ResolvedTrigger, resolveTrigger, type Trigger } from '../streaming/trigger.js';
 import type { DataFrame } from './dataframe.js';
+import { queryStage } from './query-stage.js';
 import { byteSizeOption, type OptionValue, positiveIntegerOption } from './reader-options.js';
 import { checkSink, type SinkCreator } from './sink-formats.js';
 
@@ -70,22 +75,27 @@ export interface CheckedStreamingQuery {
 
 /** Checks `spec` without I/O; throws InvalidOptionError or UnsupportedOperationError on a bad setting. */
 export function checkStreamingQuery(spec: StreamingQuerySpec): CheckedStreamingQuery {
-  checkStreamingPlan(spec.df.plan, spec.outputMode);
+  const shard = spec.backend ? (spec.backend.shard ?? UNSHARDED) : shardOptions(spec.options);
+  const stage = queryStage(spec.df.plan, spec.outputMode, shard, spec.options, spec.queryName);
+  checkStreamingPlan(stage.plan, stage.outputMode);
   const trigger = resolveTrigger(spec.trigger);
   const given = spec.sink;
-  const createSink: SinkCreator = given
+  // the user's sink is checked in stage 1 too, so that a bad setting fails every shard's start
+  const userSink: SinkCreator = given
     ? () => Promise.resolve(given)
     : checkSink(spec.format, { options: spec.options, df: spec.df, queryName: spec.queryName });
+  const repartition = stage.repartitionSink;
+  const createSink: SinkCreator = repartition ? () => Promise.resolve(repartition()) : userSink;
   const execution = {
-    plan: spec.df.plan,
-    outputMode: spec.outputMode,
+    plan: stage.plan,
+    outputMode: stage.outputMode,
     ...stateOptions(spec.options),
     queryName: spec.queryName,
     afterStep: spec.afterStep,
     clock: spec.clock,
   };
   const backend = spec.backend;
-  const checkpoint = backend ? () => backend : localCheckpoint(spec);
+  const checkpoint = backend ? () => backend : localCheckpoint(spec, shard);
   return {
     trigger,
     start: async ({ leaseDurationMs } = {}) => {
@@ -140,10 +150,10 @@ function inlineStateMaxBytesOption(value: OptionValue | undefined): number | und
 /**
  * The local directory checkpoint of option checkpointLocation. Without the option, a sink given as
  * an object needs one (its output outlives the process); a format's sink gets a temporary directory,
- * made when the query starts. Options parallelism and shard make it one shard's (docs/scale-out.md).
+ * made when the query starts. Options parallelism, shard and stage make it one shard's
+ * (docs/scale-out.md).
  */
-function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
-  const shard = shardOptions(spec.options);
+function localCheckpoint(spec: StreamingQuerySpec, shard: ShardIdentity): () => CheckpointBackend {
   const given = spec.options.get('checkpointlocation');
   if (given === undefined && spec.sink) {
     throw new InvalidOptionError(
@@ -159,7 +169,10 @@ function localCheckpoint(spec: StreamingQuerySpec): () => CheckpointBackend {
   };
 }
 
-/** Options parallelism (default 1) and shard (required with a parallelism above 1), checked. */
+/**
+ * Options parallelism (default 1), shard (required with a parallelism above 1) and stage (of a split
+ * query, query-stage.ts; 0, none, by default), checked.
+ */
 function shardOptions(options: ReadonlyMap<string, OptionValue>): ShardIdentity {
   const shards = positiveIntegerOption('parallelism', options.get('parallelism')) ?? 1;
   const given = options.get('shard');
@@ -169,5 +182,6 @@ function shardOptions(options: ReadonlyMap<string, OptionValue>): ShardIdentity 
     );
   }
   const shard = given === undefined ? 0 : Number(given);
-  return validateShardIdentity({ stage: 0, shard, shards }, `Options parallelism and shard`);
+  const stage = positiveIntegerOption('stage', options.get('stage')) ?? 0;
+  return validateShardIdentity({ stage, shard, shards }, `Options parallelism, shard and stage`);
 }

@@ -13,11 +13,15 @@ export const STREAMING_QUERY_OPTIONS: readonly string[] = [
   'inlineStateMaxBytes',
   'parallelism',
   'shard',
+  'stage',
 ];
 
-/** Whether `key` (lower-cased, as the builders keep option names) is a streaming query's option. */
+/**
+ * Whether `key` (lower-cased, as the builders keep option names) is a streaming query's option,
+ * those of a split query's repartition topic (`repartition.*`, core/api/query-stage.ts) included.
+ */
 export function isStreamingQueryOption(key: string): boolean {
-  return QUERY_KEYS.has(key);
+  return QUERY_KEYS.has(key) || key.startsWith('repartition.');
 }
 
 const QUERY_KEYS: ReadonlySet<string> = new Set(

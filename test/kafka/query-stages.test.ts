@@ -1,0 +1,138 @@
+/**
+ * The runtime picks a split query's stage from the shard's options: the same query, started with
+ * option('stage', 1) or option('stage', 2) beside parallelism and shard, runs stage 1 (to the
+ * repartition topic named after the query) or stage 2 (from it to the user's sink), each shard on a
+ * checkpoint of its own, on the mock Kafka cluster. A stage that does not fit the query is refused.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import {
+  col,
+  count,
+  type DataFrame,
+  from_json,
+  MemorySink,
+  type RowObject,
+  SluiceSession,
+  StageSelectionError,
+} from '../../core/index.js';
+import { closeKafkaConnections } from '../../core/kafka/kafka-connection-pool.js';
+import { clickRecords } from '../support/kafka-clicks.js';
+import { produce } from '../support/kafka-producer.js';
+import { tempDir } from '../support/temp-dir.js';
+import { uniqueName } from '../support/unique-name.js';
+
+const SERVERS = () => inject('kafkaBootstrapServers');
+afterAll(() => closeKafkaConnections());
+
+function kafka(session: SluiceSession, topic: string, streaming: boolean): DataFrame {
+  const reader = streaming ? session.readStream : session.read;
+  return reader
+    .format('kafka')
+    .option('kafka.bootstrap.servers', SERVERS())
+    .option('subscribe', topic)
+    .option('startingOffsets', 'earliest')
+    .load();
+}
+
+/** Clicks per category: not keyed by the input's key (the user), so the query splits. */
+function clicksByCategory(input: DataFrame): DataFrame {
+  return input
+    .select(
+      from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias(
+        'e',
+      ),
+    )
+    .select('e.*')
+    .groupBy(col('category'))
+    .agg(count().alias('n'));
+}
+
+/** `category n`: the last row each category got, over all the sinks. */
+function finalCounts(rows: readonly RowObject[]): string[] {
+  const last = new Map<string, RowObject>();
+  for (const r of rows) last.set(String(r.category), r);
+  return [...last.values()].map((r) => `${String(r.category)} ${String(r.n)}`).sort();
+}
+
+describe('a split query run by stage and shard options', () => {
+  it("runs stage 1 into the repartition topic named after the query and stage 2 from it, ending equal to the batch query's counts", async () => {
+    const input = uniqueName('clicks');
+    const name = uniqueName('by-category');
+    const session = new SluiceSession();
+    const query = clicksByCategory(kafka(session, input, true));
+    const checkpoint = tempDir();
+    const sinks = [0, 1].map((j) => new MemorySink(query.schema, uniqueName(`stage2-${j}`)));
+    const run = async (stage: number, shard: number) => {
+      const q = await query.writeStream
+        .queryName(name)
+        .outputMode('update')
+        .sink(sinks[shard])
+        .option('checkpointLocation', checkpoint)
+        .option('parallelism', 2)
+        .option('shard', shard)
+        .option('stage', stage)
+        .option('repartition.kafka.bootstrap.servers', SERVERS())
+        .option('repartition.partitions', 4)
+        .start();
+      await q.processAllAvailable();
+      await q.stop();
+    };
+
+    await produce(input, clickRecords(30));
+    await run(1, 0);
+    await run(1, 1);
+    expect(sinks.flatMap((s) => s.rows())).toEqual([]); // stage 1 writes the topic, not the sink
+    await run(2, 0);
+    await run(2, 1);
+    await produce(input, clickRecords(30, 30));
+    for (const stage of [1, 2]) for (const shard of [0, 1]) await run(stage, shard);
+
+    const batch = await clicksByCategory(kafka(session, input, false)).collect();
+    const expected = finalCounts(batch);
+    expect(expected).toEqual(['books 20', 'games 20', 'music 20']);
+    expect(finalCounts(sinks.flatMap((s) => s.rows()))).toEqual(expected);
+    // each category is counted by one stage-2 shard only
+    const [zero, one] = sinks.map((s) => new Set(s.rows().map((r) => r.category)));
+    expect([...zero].filter((c) => one.has(c))).toEqual([]);
+
+    // the rows went through the topic the query's name gives; each stage and shard has its checkpoint
+    const topic = `sluice-${name}-repartition`;
+    const shuffled = await kafka(session, topic, false).filter(col('key').isNotNull()).count();
+    expect(shuffled).toBe(60);
+    for (const stage of [1, 2]) {
+      for (const shard of [0, 1]) {
+        expect(
+          existsSync(path.join(checkpoint, 'stages', String(stage), 'shards', String(shard))),
+        ).toBe(true);
+      }
+    }
+  });
+
+  it('refuses a split query run as shards without a stage, a stage that does not exist, and a stage on a query that needs no split', () => {
+    const session = new SluiceSession();
+    const input = kafka(session, uniqueName('clicks'), true);
+    const start = (df: DataFrame, options: Record<string, number>) => () =>
+      df.writeStream
+        .queryName('q')
+        .outputMode('update')
+        .format('memory')
+        .option('checkpointLocation', tempDir())
+        .option('repartition.kafka.bootstrap.servers', SERVERS())
+        .optionsFrom(options)
+        .check();
+    const split = clicksByCategory(input);
+    const aligned = input.groupBy(col('key')).agg(count().alias('n'));
+
+    expect(start(split, { parallelism: 2, shard: 0 })).toThrow(StageSelectionError);
+    expect(start(split, { parallelism: 2, shard: 0 })).toThrow(/option\('stage', 1\)/);
+    expect(start(split, { parallelism: 2, shard: 0, stage: 3 })).toThrow(/Stage 3 does not exist/);
+    expect(start(aligned, { parallelism: 2, shard: 1, stage: 2 })).toThrow(StageSelectionError);
+    expect(start(aligned, { parallelism: 2, shard: 1, stage: 2 })).toThrow(/needs no split/);
+    // the same queries without the misfit run as before: unsplit with one shard, aligned with two
+    expect(start(split, { parallelism: 1 })).not.toThrow();
+    expect(start(aligned, { parallelism: 2, shard: 1 })).not.toThrow();
+    expect(start(split, { parallelism: 2, shard: 1, stage: 1 })).not.toThrow();
+  });
+});
