@@ -17,7 +17,8 @@
  *
  * A `stage` on a query that needs no split, and a split query with parallelism above 1 started
  * without one, are refused: the first would run a half that does not exist, the second would count
- * each key in every shard that reads some of its rows.
+ * each key in every shard that reads some of its rows. The second rule holds where a split can run
+ * (splitCanRun): a query over files without the repartition options runs unsplit.
  */
 import type { ShardIdentity } from '../checkpoint/shard-identity.js';
 import {
@@ -31,7 +32,7 @@ import { KafkajsRecordWriter } from '../kafka/kafkajs-record-writer.js';
 import { kafkaSinkOptions } from '../kafka/kafka-sink-options.js';
 import { repartitionSource } from '../kafka/repartition-source.js';
 import { RepartitionSink } from '../kafka/repartition-sink.js';
-import type { LogicalPlan } from '../plan/logical-plan.js';
+import { allNodes, type LogicalPlan } from '../plan/logical-plan.js';
 import { splitStages, type StageSplit } from '../plan/stage-split.js';
 import type { OutputMode, Sink } from '../sinks/sink.js';
 import { type OptionValue, positiveIntegerOption } from './reader-options.js';
@@ -61,7 +62,7 @@ export function queryStage(
   queryName: string | undefined,
 ): QueryStage {
   if (shard.stage === 0) {
-    const split = shard.shards > 1 ? splitOrNone(plan) : undefined;
+    const split = shard.shards > 1 && splitCanRun(plan, options) ? splitOrNone(plan) : undefined;
     if (split?.kind === 'split') {
       throw new StageSelectionError(
         `The query runs as ${shard.shards} shards and ${split.reason}: start each shard with option('stage', 1) or option('stage', 2) (in Lambda, the event {"stage": s, "shard": i} or SLUICE_STAGE), running stage 1 and stage 2 as ${shard.shards} shards each.`,
@@ -122,6 +123,19 @@ export function queryStage(
     }),
     outputMode,
   };
+}
+
+/**
+ * Whether a split of `plan` could run: its source has a known partitioning (Kafka's, by key), or the
+ * `repartition.*` options name the topic's connection. A query over files given neither runs
+ * unsplit, as it did before stages existed: each shard keeps the state of its own files, exact when
+ * the files hold disjoint keys (docs/scale-out.md).
+ */
+function splitCanRun(plan: LogicalPlan, options: ReadonlyMap<string, OptionValue>): boolean {
+  const keyedSource = allNodes(plan).some(
+    (node) => node.kind === 'streamingRelation' && node.partitionedBy !== undefined,
+  );
+  return keyedSource || [...options.keys()].some((key) => key.startsWith(REPARTITION_OPTION_PREFIX));
 }
 
 /**

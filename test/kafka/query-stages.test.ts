@@ -135,4 +135,23 @@ describe('a split query run by stage and shard options', () => {
     expect(start(aligned, { parallelism: 2, shard: 1 })).not.toThrow();
     expect(start(split, { parallelism: 2, shard: 1, stage: 1 })).not.toThrow();
   });
+
+  it('runs a split query over files unsplit unless the repartition options are given', () => {
+    const session = new SluiceSession();
+    const files = session.readStream.schema('user STRING, category STRING').json(tempDir());
+    const byCategory = files.groupBy(col('category')).agg(count().alias('n'));
+    const start = (options: Record<string, string | number>) => () =>
+      byCategory.writeStream
+        .queryName('q')
+        .outputMode('update')
+        .format('memory')
+        .option('checkpointLocation', tempDir())
+        .optionsFrom({ parallelism: 2, shard: 0, ...options })
+        .check();
+    // files carry no partitioning to repartition from unless the topic's connection is named
+    expect(start({})).not.toThrow();
+    const repartition = { 'repartition.kafka.bootstrap.servers': SERVERS() };
+    expect(start(repartition)).toThrow(StageSelectionError);
+    expect(start({ ...repartition, stage: 1 })).not.toThrow();
+  });
 });
