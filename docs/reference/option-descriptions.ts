@@ -44,6 +44,10 @@ export const STREAMING_QUERY: OptionDescriptions = {
     does: 'Which shard this query is, from 0 to parallelism - 1; required with a parallelism above 1.',
     default: '0',
   },
+  stage: {
+    does: 'Which stage of a query split through a repartition topic this shard runs: 1 (the operators below the first stateful one, written to the topic `sluice-<query name>-repartition` or `repartition.topic`) or 2 (from that topic to the sink); required for such a query with a parallelism above 1 ([repartition stage](repartition-stage.md)). Options `repartition.partitions` and `repartition.kafka.*` describe the topic and the connection to it.',
+    default: 'none',
+  },
 };
 
 /** `read` and `readStream` on the file formats (json, csv, parquet, text). */
