@@ -135,7 +135,9 @@ function splitCanRun(plan: LogicalPlan, options: ReadonlyMap<string, OptionValue
   const keyedSource = allNodes(plan).some(
     (node) => node.kind === 'streamingRelation' && node.partitionedBy !== undefined,
   );
-  return keyedSource || [...options.keys()].some((key) => key.startsWith(REPARTITION_OPTION_PREFIX));
+  return (
+    keyedSource || [...options.keys()].some((key) => key.startsWith(REPARTITION_OPTION_PREFIX))
+  );
 }
 
 /**

@@ -25,6 +25,7 @@ export const ENV = {
   inlineStateMaxBytes: 'SLUICE_INLINE_STATE_MAX_BYTES',
   parallelism: 'SLUICE_PARALLELISM',
   shard: 'SLUICE_SHARD',
+  stage: 'SLUICE_STAGE',
 } as const;
 
 const name = z.string().check(z.trim(), z.minLength(1));
@@ -182,6 +183,12 @@ export interface MicroBatchConfig {
    * absent, each invocation's event names its shard (`{"shard": i}`), as the construct sends it.
    */
   readonly shard?: number;
+  /**
+   * The stage (1 or 2) every invocation runs of a query split at a repartition stage
+   * (docs/repartition-stage.md), when the function serves one stage only; absent, the event names it
+   * (`{"stage": s, "shard": i}`), or the query is not split (stage 0).
+   */
+  readonly stage?: number;
 }
 
 /**
@@ -221,8 +228,25 @@ export function readConfiguration(
   };
 }
 
-/** SLUICE_PARALLELISM (at least 1) and SLUICE_SHARD (below it), when given. */
+/** SLUICE_PARALLELISM (at least 1), SLUICE_SHARD (below it) and SLUICE_STAGE (1 or 2), when given. */
 function shardSettings(
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<MicroBatchConfig, 'parallelism' | 'shard' | 'stage'> {
+  return { ...parallelismAndShard(env), ...stageSetting(env) };
+}
+
+function stageSetting(env: Readonly<Record<string, string | undefined>>): { stage?: number } {
+  if (!env[ENV.stage]?.trim()) return {};
+  const stage = integerSetting(env, ENV.stage, 0);
+  if (stage !== 1 && stage !== 2) {
+    throw new InvalidOptionError(
+      `${ENV.stage}='${stage}' must be 1 or 2: a split query has stage 1 (up to the repartition topic) and stage 2 (from it to the sink).`,
+    );
+  }
+  return { stage };
+}
+
+function parallelismAndShard(
   env: Readonly<Record<string, string | undefined>>,
 ): Pick<MicroBatchConfig, 'parallelism' | 'shard'> {
   const parallelism = integerSetting(env, ENV.parallelism, 1);

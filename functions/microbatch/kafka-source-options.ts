@@ -34,6 +34,16 @@ export function kafkaSourceOptions(source: KafkaSourceConfig): Record<string, st
   return options;
 }
 
+/**
+ * The repartition topic's connection (option prefix `repartition.`) of a query split at a
+ * repartition stage: the source's cluster, brokers and security alike.
+ */
+export function repartitionOptions(source: KafkaSourceConfig): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(connectionOptions(source)).map(([key, value]) => [`repartition.${key}`, value]),
+  );
+}
+
 /** The sink options for `sink`: the connection and the topic of every record. */
 export function kafkaSinkOptions(sink: KafkaSinkConfig): Record<string, string> {
   return { ...connectionOptions(sink), topic: sink.topic };

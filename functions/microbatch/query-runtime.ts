@@ -14,7 +14,8 @@
  * a batch that fails leaves the execution usable, since the engine drops the state that attempt
  * touched and the next attempt re-runs the batch from its intent.
  *
- * A query with parallelism above 1 runs one shard per invocation (the event names it): the container
+ * A query with parallelism above 1 runs one shard per invocation (the event names it, and the stage
+ * of a split query, whose repartition topic is on the source's Kafka cluster): the container
  * keeps the execution of the shard it ran last, so a warm invocation of the same shard keeps its
  * state, and one of another shard starts that shard's execution in its place (one shard's state in
  * memory at a time, whatever the container served before).
@@ -30,6 +31,7 @@ import {
   type InvocationBudget,
   type InvocationResult,
   InvalidOptionError,
+  StageSelectionError,
   type MicroBatchExecution,
   runInvocation,
   type ShardIdentity,
@@ -43,7 +45,7 @@ import {
 } from '../../core/aws/index.js';
 import type { AwsClients } from './aws-clients.js';
 import { ENV, type MicroBatchConfig, type SourceConfig } from './configuration.js';
-import { kafkaSourceOptions } from './kafka-source-options.js';
+import { kafkaSourceOptions, repartitionOptions } from './kafka-source-options.js';
 import type { QueryModule } from './query-module.js';
 import { checkSinkColumns } from './sink-columns.js';
 import { sinkWriterOptions } from './sink-writer-options.js';
@@ -55,7 +57,7 @@ export class QueryRuntime {
   private readonly leaseDurationMs: number;
   /** The execution of the shard this container ran last. */
   private running:
-    { readonly shard: number; readonly execution: Promise<MicroBatchExecution> } | undefined;
+    { readonly shard: ShardIdentity; readonly execution: Promise<MicroBatchExecution> } | undefined;
 
   constructor(config: MicroBatchConfig, queryModule: QueryModule, clients: AwsClients) {
     const session = new SluiceSession({
@@ -88,13 +90,21 @@ export class QueryRuntime {
               ? {}
               : { inlineStateMaxBytes: config.inlineStateMaxBytes },
           )
+          .optionsFrom(config.source.kind === 'kafka' ? repartitionOptions(config.source) : {})
           .outputMode(queryModule.outputMode)
           .checkpoint(backendOf(shard))
           .queryName(config.queryId)
           .check(),
       );
-    // everything checkable without I/O fails the cold start, for the first shard as for any
-    this.queryOf({ stage: 0, shard: config.shard ?? 0, shards: config.parallelism });
+    // everything checkable without I/O fails the cold start, for the first shard as for any; a
+    // sharded function that serves no one stage learns from each event whether a stage is wanted
+    if (config.stage !== undefined || config.parallelism === 1) {
+      this.queryOf({
+        stage: config.stage ?? 0,
+        shard: config.shard ?? 0,
+        shards: config.parallelism,
+      });
+    }
   }
 
   /** Runs one invocation's batches of `shard` within `budget`. */
@@ -104,7 +114,9 @@ export class QueryRuntime {
 
   private async startedExecution(shard: ShardIdentity): Promise<MicroBatchExecution> {
     const running = this.running;
-    if (running?.shard === shard.shard) return running.execution;
+    if (running?.shard.shard === shard.shard && running.shard.stage === shard.stage) {
+      return running.execution;
+    }
     this.running = undefined;
     // the previous shard's execution holds connections and state that this shard does not use
     // (a start that failed has nothing to stop; its error went to the invocation that started it)
@@ -115,7 +127,7 @@ export class QueryRuntime {
         if (this.running?.execution === execution) this.running = undefined;
         throw error;
       });
-    this.running = { shard: shard.shard, execution };
+    this.running = { shard, execution };
     return execution;
   }
 }
@@ -139,12 +151,15 @@ function sourceFrame(session: SluiceSession, source: SourceConfig, clients: AwsC
   }
 }
 
-/** Runs `build`, naming `setting` in the message of a configuration error it throws. */
+/**
+ * Runs `build`, naming `setting` in the message of a configuration error it throws; a stage that does
+ * not fit the query is the invocation's choice, not the setting's, and passes unchanged.
+ */
 function fromSetting<T>(setting: string, build: () => T): T {
   try {
     return build();
   } catch (error) {
-    if (!(error instanceof InvalidOptionError)) throw error;
+    if (!(error instanceof InvalidOptionError) || error instanceof StageSelectionError) throw error;
     throw new InvalidOptionError(`${setting}: ${error.message}`, { cause: error });
   }
 }

@@ -29,6 +29,32 @@ describe('the shard an invocation runs', () => {
   });
 });
 
+describe('the stage an invocation runs', () => {
+  it.each<[string, unknown, { parallelism: number; shard?: number; stage?: number }, number]>([
+    ['none (0) for a query that is not split', { shard: 1 }, { parallelism: 2 }, 0],
+    ["the event's stage", { stage: 2, shard: 1 }, { parallelism: 2 }, 2],
+    [
+      "the event's stage over SLUICE_STAGE",
+      { stage: 1, shard: 0 },
+      { parallelism: 2, stage: 2 },
+      1,
+    ],
+    ['SLUICE_STAGE when the event names none', { shard: 0 }, { parallelism: 2, stage: 2 }, 2],
+  ])('%s', (_, event, config, stage) => {
+    expect(invocationShard(event, config).stage).toBe(stage);
+  });
+
+  it.each([[{ stage: 3, shard: 0 }], [{ stage: '1', shard: 0 }], [{ stage: -1, shard: 0 }]])(
+    'refuses %o, naming the stage',
+    (event) => {
+      expect(() => invocationShard(event, { parallelism: 2 })).toThrow(InvalidOptionError);
+      expect(() => invocationShard(event, { parallelism: 2 })).toThrow(
+        `names stage ${JSON.stringify(event.stage)}`,
+      );
+    },
+  );
+});
+
 describe('SLUICE_PARALLELISM and SLUICE_SHARD', () => {
   const base = {
     [ENV.queryId]: 'clicks',
@@ -45,7 +71,13 @@ describe('SLUICE_PARALLELISM and SLUICE_SHARD', () => {
     expect(sharded).toMatchObject({ parallelism: 8, shard: 7 });
   });
 
+  it('read SLUICE_STAGE when set', () => {
+    expect(readConfiguration(base).stage).toBeUndefined();
+    expect(readConfiguration({ ...base, [ENV.stage]: '2' })).toMatchObject({ stage: 2 });
+  });
+
   it.each([
+    [{ [ENV.stage]: '3' }, /SLUICE_STAGE='3' must be 1 or 2/],
     [{ [ENV.parallelism]: '0' }, /SLUICE_PARALLELISM='0' must be at least 1/],
     [{ [ENV.parallelism]: 'many' }, /SLUICE_PARALLELISM='many' must be a non-negative integer/],
     [
