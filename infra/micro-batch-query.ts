@@ -42,7 +42,11 @@ import { defaultAlarms, MicroBatchAlarms, type MicroBatchAlarmName } from './mic
 import { MicroBatchDashboard } from './micro-batch-dashboard.js';
 import { type MicroBatchSettings, resolveSettings } from './micro-batch-settings.js';
 import type { QuerySink, QuerySource } from './query-config.js';
-import { grantSinkWrite, grantSourceRead } from './source-sink-permissions.js';
+import {
+  grantRepartitionTopic,
+  grantSinkWrite,
+  grantSourceRead,
+} from './source-sink-permissions.js';
 import { intervalSetting, type TriggerSchedule } from './trigger-schedule.js';
 import { vpcNetworkStatement } from './vpc-network-access.js';
 import { acknowledgeWildcardResource } from './wildcard-acknowledgement.js';
@@ -77,6 +81,14 @@ export interface MicroBatchQueryProps {
    * first run: a deployment with another value is refused by the function. @default 1
    */
   readonly parallelism?: number;
+  /**
+   * The query is split at a repartition stage (docs/repartition-stage.md): its first stateful
+   * operator is not keyed by the source's partitioning. Each shard then runs as stage 1 and stage 2,
+   * each with its own schedule (`{"stage": s, "shard": i}`), through the topic
+   * `sluice-<queryId>-repartition` on the source's cluster, which the role is granted. Needs a Kafka
+   * source and a parallelism above 1. @default false
+   */
+  readonly repartitionStage?: boolean;
   /** The function's memory in MB (CPU grows with it). @default 1024 */
   readonly memorySize?: number;
   /**
@@ -181,8 +193,13 @@ export class MicroBatchQuery extends Construct {
     this.schedules =
       settings.parallelism === 1
         ? [this.createSchedule('Schedule', settings.queryId, scheduleRole)]
-        : Array.from({ length: settings.parallelism }, (_, shard) =>
-            this.createSchedule(`ShardSchedule${shard}`, settings.queryId, scheduleRole, shard),
+        : settings.stages.flatMap((stage) =>
+            Array.from({ length: settings.parallelism }, (_, shard) =>
+              this.createSchedule(scheduleId(stage, shard), settings.queryId, scheduleRole, {
+                stage,
+                shard,
+              }),
+            ),
           );
     this.schedule = this.schedules[0];
     this.alarms = new MicroBatchAlarms(this, 'Alarms', {
@@ -231,6 +248,8 @@ export class MicroBatchQuery extends Construct {
     grantCheckpointItems(role, this.checkpointTable, settings.queryId, settings.parallelism);
     grantStateObjects(role, this.stateBucket, settings.statePrefix, settings.queryId);
     grantSourceRead(role, settings.source, settings.queryId, props);
+    if (settings.stages.length > 1)
+      grantRepartitionTopic(role, settings.source, settings.queryId, props);
     grantSinkWrite(role, settings.sink, props);
     if (props.vpc) {
       role.addToPrincipalPolicy(vpcNetworkStatement());
@@ -263,7 +282,7 @@ export class MicroBatchQuery extends Construct {
       timeout: settings.timeout,
       role: this.role,
       logGroup,
-      reservedConcurrentExecutions: settings.parallelism,
+      reservedConcurrentExecutions: settings.parallelism * settings.stages.length,
       deadLetterQueue: this.deadLetterQueue,
       retryAttempts: 0,
       maxEventAge: settings.maxEventAge,
@@ -305,15 +324,16 @@ export class MicroBatchQuery extends Construct {
   /**
    * The schedule: a fixed rate with no flexible window, so batches start on time; no retries and a
    * one-minute event age, since the next tick runs the same batch. A shard's schedule names its
-   * shard in the event.
+   * shard in the event, and its stage when the query is split.
    */
   private createSchedule(
     id: string,
     queryId: string,
     role: iam.Role,
-    shard?: number,
+    of?: { readonly stage: number; readonly shard: number },
   ): scheduler.Schedule {
-    const which = shard === undefined ? '' : ` shard ${shard}`;
+    const which =
+      of === undefined ? '' : `${of.stage === 0 ? '' : ` stage ${of.stage}`} shard ${of.shard}`;
     return new scheduler.Schedule(this, id, {
       description: `Triggers Sluice query ${queryId}${which} every ${this.trigger.scheduleInterval.toHumanString()}`,
       schedule: scheduler.ScheduleExpression.rate(this.trigger.scheduleInterval),
@@ -325,7 +345,7 @@ export class MicroBatchQuery extends Construct {
         deadLetterQueue: this.deadLetterQueue,
         input: scheduler.ScheduleTargetInput.fromObject({
           queryId,
-          ...(shard === undefined ? {} : { shard }),
+          ...(of === undefined ? {} : of.stage === 0 ? { shard: of.shard } : of),
           scheduledTime: scheduler.ContextAttribute.scheduledTime,
         }),
       }),
@@ -347,4 +367,9 @@ export class MicroBatchQuery extends Construct {
     );
     return role;
   }
+}
+
+/** A shard's schedule's construct id: the names of an unsplit query's schedules are kept. */
+function scheduleId(stage: number, shard: number): string {
+  return stage === 0 ? `ShardSchedule${shard}` : `Stage${stage}ShardSchedule${shard}`;
 }

@@ -30,6 +30,8 @@ export interface MicroBatchSettings {
   readonly maxEventAge: Duration;
   /** How many shards the query runs as. */
   readonly parallelism: number;
+  /** The stages each shard runs: [0] for a query that is not split, [1, 2] for one that is. */
+  readonly stages: readonly number[];
 }
 
 const MAX_TIMEOUT = Duration.minutes(15);
@@ -58,7 +60,18 @@ export function resolveSettings(props: MicroBatchQueryProps): MicroBatchSettings
     detailedMetrics: props.detailedMetrics ?? props.dashboard ?? false,
     maxEventAge: minDuration(trigger.scheduleInterval, MAX_LAMBDA_EVENT_AGE),
     parallelism: checkParallelism(props.parallelism ?? 1),
+    stages: props.repartitionStage ? checkRepartitionStage(source, props.parallelism ?? 1) : [0],
   };
+}
+
+/** A repartition stage goes through a topic on the source's Kafka cluster, between several shards. */
+function checkRepartitionStage(source: SourceConfig, parallelism: number): readonly number[] {
+  if (source.kind !== 'kafka' || parallelism < 2) {
+    throw new InvalidOptionError(
+      `repartitionStage needs a Kafka source and a parallelism above 1 (the source is ${source.kind}, the parallelism ${parallelism}): the stages meet in a topic on the source's cluster, and one shard needs no repartitioning (docs/repartition-stage.md).`,
+    );
+  }
+  return [1, 2];
 }
 
 /**

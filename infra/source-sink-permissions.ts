@@ -13,6 +13,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { InvalidOptionError } from '../core/errors.js';
 import type { KafkaAuth, SinkConfig, SourceConfig } from '../functions/microbatch/configuration.js';
+import { repartitionTopic } from '../core/api/query-stage.js';
 import { queryGroupId } from '../core/kafka/query-group.js';
 import { checkMskClusterArn, mskGroupArn, mskTopicArn } from './msk-arns.js';
 import { bucketArnOf, folderPrefix, grantS3Prefix } from './s3-prefix-access.js';
@@ -63,6 +64,28 @@ export function grantSourceRead(
       }),
     );
   }
+}
+
+/**
+ * Grants `role` the repartition topic of a split query (docs/repartition-stage.md) on the source's
+ * cluster: stage 1 writes it idempotently, stage 2 reads it.
+ */
+export function grantRepartitionTopic(
+  role: iam.Role,
+  source: SourceConfig,
+  queryId: string,
+  options: KafkaPermissionOptions,
+): void {
+  if (source.kind !== 'kafka') return;
+  grantKafka(role, source.sasl, repartitionTopic(new Map(), queryId), options, {
+    cluster: ['kafka-cluster:Connect', 'kafka-cluster:WriteDataIdempotently'],
+    topic: [
+      'kafka-cluster:CreateTopic',
+      'kafka-cluster:DescribeTopic',
+      'kafka-cluster:ReadData',
+      'kafka-cluster:WriteData',
+    ],
+  });
 }
 
 /** Grants `role` writing the sink. */

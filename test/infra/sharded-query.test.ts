@@ -99,3 +99,42 @@ describe('MicroBatchQuery with parallelism 4', () => {
     expect(() => mskIamInVpc({ parallelism })).toThrow(`parallelism ${parallelism} is invalid`);
   });
 });
+
+describe('MicroBatchQuery with parallelism 2 and a repartition stage', () => {
+  let split: QueryStack;
+  beforeAll(() => {
+    split = mskIamInVpc({ parallelism: 2, repartitionStage: true });
+  });
+
+  it('schedules stage 1 and stage 2 of every shard, each event naming both', () => {
+    expect(schedules(split).map(inputOf)).toEqual([
+      { queryId: 'clicks', stage: 1, shard: 0 },
+      { queryId: 'clicks', stage: 1, shard: 1 },
+      { queryId: 'clicks', stage: 2, shard: 0 },
+      { queryId: 'clicks', stage: 2, shard: 1 },
+    ]);
+    expect(schedules(split).map((s) => s.Description)).toContain(
+      'Triggers Sluice query clicks stage 2 shard 1 every 1 minute',
+    );
+    expect(functionProperties(split).ReservedConcurrentExecutions).toBe(4);
+  });
+
+  it('grants the repartition topic on the source cluster: created, written idempotently and read', () => {
+    const topic = statementWith(functionStatements(split.template), 'kafka-cluster:WriteData');
+    expect(JSON.stringify(topic.Resource)).toContain('/sluice-clicks-repartition');
+    expect(topic.Action).toEqual(
+      expect.arrayContaining(['kafka-cluster:CreateTopic', 'kafka-cluster:ReadData']),
+    );
+    expect(() =>
+      statementWith(functionStatements(split.template), 'kafka-cluster:WriteDataIdempotently'),
+    ).not.toThrow();
+    // the unsplit query's role has no such grant
+    expect(JSON.stringify(functionStatements(sharded.template))).not.toContain('repartition');
+  });
+
+  it('refuses a repartition stage with one shard, naming the setting', () => {
+    expect(() => mskIamInVpc({ repartitionStage: true })).toThrow(
+      /repartitionStage needs a Kafka source and a parallelism above 1/,
+    );
+  });
+});
