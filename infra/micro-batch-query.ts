@@ -248,8 +248,9 @@ export class MicroBatchQuery extends Construct {
     grantCheckpointItems(role, this.checkpointTable, settings.queryId, settings.parallelism);
     grantStateObjects(role, this.stateBucket, settings.statePrefix, settings.queryId);
     grantSourceRead(role, settings.source, settings.queryId, props);
-    if (settings.stages.length > 1)
+    if (settings.stages.length > 1) {
       grantRepartitionTopic(role, settings.source, settings.queryId, props);
+    }
     grantSinkWrite(role, settings.sink, props);
     if (props.vpc) {
       role.addToPrincipalPolicy(vpcNetworkStatement());

@@ -96,14 +96,31 @@ export class QueryRuntime {
           .queryName(config.queryId)
           .check(),
       );
-    // everything checkable without I/O fails the cold start, for the first shard as for any; a
-    // sharded function that serves no one stage learns from each event whether a stage is wanted
-    if (config.stage !== undefined || config.parallelism === 1) {
-      this.queryOf({
-        stage: config.stage ?? 0,
-        shard: config.shard ?? 0,
-        shards: config.parallelism,
-      });
+    this.checkAtColdStart(config);
+  }
+
+  /**
+   * Fails the cold start on everything checkable without I/O, for the first shard as for any. A
+   * function that serves no one stage checks a split query as both of its stages, since each event
+   * names the one it runs.
+   */
+  private checkAtColdStart(config: MicroBatchConfig): void {
+    const shardAt = (stage: number) => ({
+      stage,
+      shard: config.shard ?? 0,
+      shards: config.parallelism,
+    });
+    if (config.stage !== undefined) {
+      this.queryOf(shardAt(config.stage));
+      return;
+    }
+    try {
+      this.queryOf(shardAt(0));
+    } catch (error) {
+      // stage 0 is refused only to a query that needs a stage
+      if (!(error instanceof StageSelectionError)) throw error;
+      this.queryOf(shardAt(1));
+      this.queryOf(shardAt(2));
     }
   }
 

@@ -8,7 +8,13 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { col, count, from_json, StageSelectionError } from '../../../core/index.js';
+import {
+  col,
+  count,
+  from_json,
+  StageSelectionError,
+  UnsupportedOperationError,
+} from '../../../core/index.js';
 import { closeKafkaConnections } from '../../../core/kafka/kafka-connection-pool.js';
 import { ENV } from '../../../functions/microbatch/configuration.js';
 import { microBatchHandler } from '../../../functions/microbatch/handler.js';
@@ -89,6 +95,16 @@ describe('a split query run by the function, stage and shard named by each event
       });
     const stage1 = [container(), container()];
     const stage2 = [container(), container()];
+
+    // the cold start checks the split query as both stages: stage 2's aggregation cannot run in
+    // append mode without a watermark, which fails the cold start of a function serving no one stage
+    const appended = defineQuery({ outputMode: 'append', query: clicksPerPage.query });
+    expect(() =>
+      microBatchHandler(appended, {
+        env,
+        clients: { s3: s3Client(), dynamodb: dynamoClient() },
+      }),
+    ).toThrow(UnsupportedOperationError);
 
     // a sharded split query's invocation without a stage is refused, naming the choice
     await expect(container()({ shard: 0 }, lambdaContext(60_000))).rejects.toThrow(
