@@ -57,14 +57,21 @@ export function clickRounds(rounds: number, perRound: number, seed = 11): Click[
   return result;
 }
 
-/** Whether each click of each round is counted or dropped; throws if a click could go either way. */
-export function fates(rounds: readonly (readonly Click[])[]): ('counted' | 'dropped')[][] {
+/**
+ * Whether each click of each round is counted or dropped; throws if a click could go either way.
+ * `skewMs` widens the lower bound for a stream whose watermark may trail the latest event time of
+ * the earlier rounds by up to that much (a shard's watermark comes from its own rows only).
+ */
+export function fates(
+  rounds: readonly (readonly Click[])[],
+  skewMs = 0,
+): ('counted' | 'dropped')[][] {
   let before = -Infinity;
   return rounds.map((round, k) => {
     const through = Math.max(before, ...round.map((c) => c.ts));
     const fate = round.map((c) => {
       const windowEnd = Math.floor(c.ts / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
-      if (windowEnd <= before - WATERMARK_DELAY_MS) return 'dropped' as const;
+      if (windowEnd <= before - WATERMARK_DELAY_MS - skewMs) return 'dropped' as const;
       if (windowEnd > through - WATERMARK_DELAY_MS) return 'counted' as const;
       throw new Error(
         `Click ${c.value} of round ${k} may be counted or dropped depending on batch cuts; the generator must not make such clicks.`,
