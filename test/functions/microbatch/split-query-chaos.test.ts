@@ -235,6 +235,7 @@ describe('the canonical job split at the repartition stage, 4 shards a stage, in
       const stage2Containers = new Set<LambdaContainer>();
       let duplicates = 0;
       let invocations = 0;
+      const passes: number[] = [];
 
       for (let k = 0; k < rounds.length; k++) {
         for (const kill of KILLS[k] ?? []) kills.arm(kill);
@@ -281,6 +282,7 @@ describe('the canonical job split at the repartition stage, 4 shards a stage, in
           );
           // a killed container's lease is held until it expires
           if (leaseHeld) await new Promise((resolve) => setTimeout(resolve, LEASE_MS / 4));
+          if (quiet) passes.push(pass + 1);
         }
       }
       const seconds = (performance.now() - started) / 1000;
@@ -314,7 +316,7 @@ describe('the canonical job split at the repartition stage, 4 shards a stage, in
       );
       const expected = countLines(await clickstreamQuery.query(input, session).collect());
       console.log(
-        `split-query chaos: ${clicks.length} clicks in ${rounds.length} rounds, ${invocations} invocations (${duplicates} doubled), ${kills.fired.length} kills (${kills.fired.map((f) => `${f.stage}/${f.shard} ${f.step} ${f.side}`).join(', ')}), ${copies} copies dropped, ${expected.length} windows, ${seconds.toFixed(1)} s`,
+        `split-query chaos: ${clicks.length} clicks in ${rounds.length} rounds, ${invocations} invocations (${duplicates} doubled) in ${passes.join('+')} passes, ${kills.fired.length} kills (${kills.fired.map((f) => `${f.stage}/${f.shard} ${f.step} ${f.side}`).join(', ')}), ${copies} copies dropped, ${expected.length} windows, ${seconds.toFixed(1)} s`,
       );
       expect(expected.length).toBeGreaterThan(30);
       const windows = written.map((line) => line.split(' ').slice(0, 3).join(' '));
