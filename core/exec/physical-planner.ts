@@ -8,7 +8,7 @@
  */
 import type { BatchClock } from '../expr/scope.js';
 import { pruneJsonFields } from '../plan/json-field-pruning.js';
-import type { LogicalPlan } from '../plan/logical-plan.js';
+import { allNodes, type LogicalPlan } from '../plan/logical-plan.js';
 import { sessionWindowKey } from '../plan/session-window-key.js';
 import { DeduplicateExec } from './deduplicate-exec.js';
 import { FilterExec } from './filter-exec.js';
@@ -52,6 +52,11 @@ export interface PhysicalPlan {
    * watermark nodes are not an outer one's input: the outer one redefines event time.
    */
   readonly watermarkInputs: readonly (readonly WatermarkInput[])[];
+  /**
+   * Per watermark node (by watermarkId), the ids of the streaming relations below it: the sources
+   * whose own word on event time (Source.eventTimeReached) counts toward its maximum.
+   */
+  readonly watermarkSources: readonly (readonly number[])[];
   /** The operator planned for each logical node, by the node's id (what explain() prints). */
   readonly operators: ReadonlyMap<number, PhysicalOperator>;
 }
@@ -69,6 +74,7 @@ export function planPhysical(
   const watermarks: WatermarkExec[] = [];
   const statefulOperators: StatefulOperator[] = [];
   const watermarkInputs: WatermarkInput[][] = [];
+  const watermarkSources: number[][] = [];
   // The watermark inputs met so far under the node being built; each watermark or stateful node
   // collects its own input's apart, then stands alone for the nodes above it.
   let inputs: WatermarkInput[] = [];
@@ -128,6 +134,9 @@ export function planPhysical(
       case 'watermark': {
         // the id is taken before the input is built, as it always was: ids name stored event times
         const watermarkId = watermarks.length;
+        watermarkSources[watermarkId] = allNodes(node.input)
+          .filter((n) => n.kind === 'streamingRelation')
+          .map((n) => n.id);
         const { operator: input } = buildCollecting(node.input);
         const op = new WatermarkExec(watermarkId, node.delayMicros, node.columnIndex, input);
         watermarks.push(op);
@@ -190,6 +199,7 @@ export function planPhysical(
     watermarks,
     statefulOperators,
     watermarkInputs,
+    watermarkSources,
     operators,
   };
 }

@@ -15,7 +15,10 @@
  *   2. the batch (`getBatch`): read exactly [start, end) of each partition again and admit with no
  *      ceiling. Every record in that range was admitted or dropped as a copy when the batch was
  *      planned (a held-back row is at `end`, outside it), and the dedup rule depends only on the
- *      start position and the records' order, so the batch gets the same rows in every attempt.
+ *      start position and the records' order, so the batch gets the same rows in every attempt;
+ *   3. the commit (`eventTimeReached`): the ceiling over the markers admitted up to `end` counts
+ *      toward stage 2's largest event time, so the watermark of a shard whose keys get no more rows
+ *      still moves with the stream, as the unsplit query's would.
  * Offsets the topic no longer holds fail the batch: a lost record is a lost row of stage 2's state,
  * so the repartition topic's retention must outlast stage 2's lag.
  */
@@ -107,6 +110,18 @@ export class RepartitionSource implements Source {
     const { rows, duplicates } = admit(from, reads, Infinity);
     this.lastRead = { range: JSON.stringify([start ?? null, end]), duplicates };
     return rows;
+  }
+
+  /**
+   * The least event time the stage-1 shards' markers admitted up to `end` announce, over the shards
+   * the idleness rule counts (repartition-admission.ts): what the whole query's input has reached,
+   * though this shard's keys may have had no row near it. Stage 2's watermark follows it as the
+   * unsplit query's follows every row, and never passes what every stage-1 shard has reached.
+   */
+  eventTimeReached(end: Offset): number | undefined {
+    if (this.eventTime === undefined) return undefined;
+    const reached = eventTimeCeiling(this.position(end), [], true, this.options.idleTimeoutMs);
+    return Number.isFinite(reached) ? reached : undefined;
   }
 
   /** `duplicateRecords`: the records of the batch's range dropped as copies of admitted ones. */

@@ -105,6 +105,15 @@ export interface Source {
    */
   warnings?(start: Offset | undefined, end: Offset): readonly string[];
   /**
+   * The event time (microseconds) the whole input has reached at `end`, beyond what the rows the
+   * source delivered say: for a source that stands for several writers, the least event time all of
+   * them have announced (stage 2's repartition source, from stage 1's markers). The engine counts it
+   * toward the maximum event time of every watermark above this source, as if it had read a row at
+   * that time, so the watermark follows the whole input and not only the keys this source happened
+   * to deliver. Undefined when the source vouches for nothing. Optional.
+   */
+  eventTimeReached?(end: Offset): number | undefined;
+  /**
    * Called after the batch ending at `end` committed; the source may forget data up to it. A failure
    * here fails the query although the batch is committed: a source whose commit is best-effort
    * reports its failures through `warnings` instead.

@@ -372,7 +372,7 @@ export class MicroBatchExecution {
       const commit = this.commitRecord(
         intent,
         head,
-        result.eventTimeMax,
+        this.withSourceEventTimes(intent, result.eventTimeMax),
         persisted,
         result.operatorTimers,
         reported,
@@ -697,6 +697,30 @@ export class MicroBatchExecution {
       progress: storedProgress(progress),
       ...(isUnsharded(this.shard) ? {} : { lastInputAtMs: lastInputAt(intent, head, progress) }),
     };
+  }
+
+  /**
+   * The batch's maximum event time per watermark node, raised to what the sources below each node
+   * say their whole input has reached at the batch's end (Source.eventTimeReached): a stage-2 shard
+   * whose keys had no recent row still moves its watermark with the rest of the query.
+   */
+  private withSourceEventTimes(
+    intent: OffsetIntent,
+    batchMax: ReadonlyMap<number, number>,
+  ): Map<number, number> {
+    const out = new Map(batchMax);
+    this.physical.watermarkSources.forEach((relationIds, watermarkId) => {
+      for (const id of relationIds) {
+        const i = this.streamingRelations.findIndex((r) => r.id === id);
+        const end = i < 0 ? undefined : intent.end[i];
+        const reached =
+          end === undefined || end === null ? undefined : this.sources[i].eventTimeReached?.(end);
+        if (reached !== undefined) {
+          out.set(watermarkId, Math.max(out.get(watermarkId) ?? -Infinity, reached));
+        }
+      }
+    });
+    return out;
   }
 
   /** Step 7: the commit, then (only if it landed) the sources may forget what the batch read. */

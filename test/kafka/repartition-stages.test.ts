@@ -25,7 +25,9 @@ import { PLAINTEXT } from '../../core/kafka/kafka-security.js';
 import { kafkajsReader } from '../../core/kafka/kafkajs-partition-reader.js';
 import { KafkajsRecordWriter } from '../../core/kafka/kafkajs-record-writer.js';
 import { repartitionSource } from '../../core/kafka/repartition-source.js';
-import { RepartitionSink } from '../../core/kafka/repartition-sink.js';
+import { keyPartition, RepartitionSink } from '../../core/kafka/repartition-sink.js';
+import { encodeRow } from '../../core/io/row-binary-codec.js';
+import { parseSchema } from '../../core/types/type-names.js';
 import { splitStages } from '../../core/plan/stage-split.js';
 import { at } from '../support/events.js';
 import { clickRecords } from '../support/kafka-clicks.js';
@@ -73,10 +75,15 @@ function kafkaInput(session: SluiceSession, topic: string): DataFrame {
 
 /**
  * `query` over the input topic split into two stages on checkpoints of their own, each run as 2
- * shards; the stage-2 shards write to memory sinks in update mode. `idleTimeoutMs` is stage 2's
+ * shards; the stage-2 shards write to memory sinks in `outputMode`. `idleTimeoutMs` is stage 2's
  * (the default's five minutes unless given).
  */
-function twoStages(session: SluiceSession, query: DataFrame, idleTimeoutMs?: number) {
+function twoStages(
+  session: SluiceSession,
+  query: DataFrame,
+  idleTimeoutMs?: number,
+  outputMode: 'update' | 'append' = 'update',
+) {
   const topic = uniqueName('repartition');
   const split = splitStages(query.plan);
   if (split.kind !== 'split') throw new Error(`expected a split: ${split.reason}`);
@@ -130,7 +137,7 @@ function twoStages(session: SluiceSession, query: DataFrame, idleTimeoutMs?: num
     async runStage2(): Promise<void> {
       for (const j of [0, 1]) {
         const q = await new DataFrame(session, stage2Plan).writeStream
-          .outputMode('update')
+          .outputMode(outputMode)
           .sink(sinks[j])
           .option('checkpointLocation', stage2Checkpoint)
           .option('parallelism', 2)
@@ -237,6 +244,49 @@ describe('a query split into two stages through a repartition topic', () => {
     await runStage1(1);
     await runStage2();
     expect(streamed()).toEqual(await batchUpTo(58));
+  });
+
+  it("closes a stage-2 shard's windows once every stage-1 shard's markers pass them, though its own keys get no more clicks, as the unsplit query's watermark does", async () => {
+    const input = uniqueName('clicks');
+    const session = new SluiceSession();
+    const windowed = (clicks: DataFrame) =>
+      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
+    const stages = twoStages(
+      session,
+      windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
+      undefined,
+      'append',
+    );
+    const { sinks, runStage1, runStage2 } = stages;
+    // books goes to repartition partition 0, so to stage-2 shard 0; games and music to shard 1
+    const partitionOf = (category: string) =>
+      keyPartition(encodeRow([category], parseSchema('category STRING')), 4) % 2;
+    expect(['books', 'games', 'music'].map(partitionOf)).toEqual([0, 1, 1]);
+
+    await produce(input, clickRecords(30)); // 10:00 to 10:17:53, every category
+    await runStage1(0);
+    await runStage1(1);
+    await runStage2();
+    // then only games, from 10:40 on, in every partition: shard 0 gets no row past 10:17:53
+    const games = Array.from({ length: 8 }, (_, k) => {
+      const ts = at('10:40:00', k * 37_000_000).toISOString();
+      return { partition: k % 4, value: JSON.stringify({ ts, category: 'games', user: `g${k}` }) };
+    });
+    await produce(input, games);
+    await runStage1(0);
+    await runStage1(1);
+    await runStage2();
+
+    // the unsplit query's watermark is 10:34:19 (its latest click less 10 minutes): every window
+    // of the first clicks has closed, books' in shard 0 too
+    const batch = await windowed(clicks(kafkaTable(session, input))).collect();
+    const closed = batch.filter(
+      (r) =>
+        ((r.window as { end: Date }).end as Date).getTime() <= Date.parse('2026-01-01T10:34:19Z'),
+    );
+    expect(closed.filter((r) => r.category === 'books').length).toBe(2);
+    expect(windowCounts(sinks.flatMap((s) => s.rows()))).toEqual(windowCounts(closed));
+    expect(sinks[0].rows().map((r) => r.category)).toContain('books');
   });
 
   it('leaves out a stage-1 shard whose partitions stay empty once the idle timeout has passed', async () => {
