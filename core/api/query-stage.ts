@@ -107,6 +107,7 @@ export function queryStage(
             brokers: kafka.bootstrapServers,
             security: kafka.security,
             maxRequestBytes: kafka.maxRequestBytes,
+            compression: kafka.compression ?? 'gzip',
           }),
         ),
     };
