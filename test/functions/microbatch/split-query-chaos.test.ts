@@ -239,6 +239,30 @@ describe('the canonical job split at the repartition stage, 4 shards a stage, in
       let invocations = 0;
       const passes: number[] = [];
 
+      /**
+       * Invokes the slot until an invocation gets the query: a killed container is replaced by a
+       * cold one, whose invocations find the lease held until the killed one's expires.
+       */
+      const drainSlot = async (slot: Slot): Promise<Invocation> => {
+        for (let attempt = 0; attempt < 40; attempt++) {
+          slot.container ??= await startContainer(slot.stage, slot.shard);
+          if (slot.stage === 2) stage2Containers.add(slot.container);
+          const container = slot.container;
+          invocations++;
+          const outcome = await invoke(container, slot.stage, slot.shard);
+          if (outcome.kind === 'killed') {
+            slot.container = undefined;
+          } else if (outcome.result.stoppedBecause === 'lease-held') {
+            await new Promise((resolve) => setTimeout(resolve, LEASE_MS / 4));
+          } else {
+            return outcome;
+          }
+        }
+        throw new Error(
+          `Stage ${slot.stage} shard ${slot.shard} stayed leased for 40 invocations.`,
+        );
+      };
+
       for (let k = 0; k < rounds.length; k++) {
         for (const kill of KILLS[k] ?? []) kills.arm(kill);
         await produce(
@@ -254,36 +278,30 @@ describe('the canonical job split at the repartition stage, 4 shards a stage, in
           }
           // one slot per pass, in turn, is invoked twice at once in its warm container and a cold one
           const doubled = pass < 2 ? slots[(2 * k + pass) % slots.length] : undefined;
+          const killsBefore = kills.fired.length;
           const outcomes = await Promise.all(
             slots.map(async (slot) => {
-              slot.container ??= await startContainer(slot.stage, slot.shard);
-              if (slot.stage === 2) stage2Containers.add(slot.container);
-              const warm = slot.container;
-              const runs = [invoke(warm, slot.stage, slot.shard)];
+              const runs = [drainSlot(slot)];
               if (slot === doubled) {
                 duplicates++;
                 const cold = await startContainer(slot.stage, slot.shard);
                 if (slot.stage === 2) stage2Containers.add(cold);
+                invocations++;
                 runs.push(invoke(cold, slot.stage, slot.shard).finally(() => cold.stop()));
               }
-              invocations += runs.length;
-              const done = await Promise.all(runs);
-              if (kills.wasKilled(warm)) slot.container = undefined;
-              return done;
+              return Promise.all(runs);
             }),
           );
-          const flat = outcomes.flat();
-          const leaseHeld = flat.some(
-            (o) => o.kind === 'result' && o.result.stoppedBecause === 'lease-held',
-          );
-          quiet = flat.every(
-            (o) =>
-              o.kind === 'result' &&
-              o.result.batchesCommitted === 0 &&
-              o.result.stoppedBecause === 'idle',
-          );
-          // a killed container's lease is held until it expires
-          if (leaseHeld) await new Promise((resolve) => setTimeout(resolve, LEASE_MS / 4));
+          quiet =
+            kills.fired.length === killsBefore &&
+            outcomes
+              .flat()
+              .every(
+                (o) =>
+                  o.kind === 'result' &&
+                  o.result.batchesCommitted === 0 &&
+                  o.result.stoppedBecause === 'idle',
+              );
           if (quiet) passes.push(pass + 1);
         }
       }
