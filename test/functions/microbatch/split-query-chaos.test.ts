@@ -21,10 +21,11 @@
  * (5 minutes of marker time, docs/repartition-stage.md): the unsplit query would not wait for it.
  *
  * Why the expected set is known whatever the shards did: a stage-2 shard's watermark comes from its
- * own rows, which stage 2 admits no further than the slowest stage-1 shard's markers, so it trails
- * the unsharded query's by the gap between its categories' latest clicks (seconds here) and never
- * passes it. `fates` with a two-minute skew checks that no click is near enough to the line for that
- * to matter. No stage-1 shard is idle (every partition gets clicks in every round, and the test runs
+ * own rows and from the least event time the stage-1 shards' markers announce, and stage 2 admits no
+ * row above that least time; so it never passes the unsharded query's watermark and trails it by at
+ * most the gap between the latest click and the latest click of the slowest partition (seconds
+ * here). `fates` with a two-minute skew checks that no click is near enough to the line for that to
+ * matter. No stage-1 shard is idle (every partition gets clicks in every round, and the test runs
  * far shorter than the 5-minute idle timeout), so the idleness rule never drops a row as late.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
