@@ -170,6 +170,29 @@ describe('transformWithState chained with other stateful operators', () => {
     )(expectFailure((e) => e instanceof UnsupportedOperationError && /watermark/.test(e.message)));
   });
 
+  it('runs above a windowed count in append mode, on the windows it emits', async () => {
+    const session = new SluiceSession();
+    const events = inputEvents(session);
+    const perWindow = session.readStream
+      .memory(events)
+      .withWatermark('eventTime', '1 minute')
+      .groupBy(window(col('eventTime'), '1 minute'), col('key'))
+      .count()
+      .groupBy('key')
+      .transformWithState(new InputCount(), {
+        timeMode: 'none',
+        outputMode: 'append',
+        schema: 'n INT',
+      });
+    await testStream(perWindow, 'append')(
+      addData(events, [event('2024-01-01 00:00:00'), event('2024-01-01 00:00:30')]),
+      checkAnswer([]),
+      // the watermark passes the first window's end: the count emits it, the processor gets one row
+      addData(events, [event('2024-01-01 00:05:00')]),
+      checkAnswer([{ n: 1 }]),
+    );
+  });
+
   it('refuses a stateful operator above a processor in update mode', async () => {
     const session = new SluiceSession();
     const events = inputEvents(session);
