@@ -279,6 +279,17 @@ async function deltaCounts(s3Endpoint: string, tablePath: string): Promise<strin
   return countLines(await (await session.read.delta(store)).collect());
 }
 
+/** What a run's table has that the batch query's result has not, and the other way round. */
+function reportDifference(shards: number, actual: string[], expected: string[]): void {
+  const missing = expected.filter((line) => !actual.includes(line));
+  const extra = actual.filter((line) => !expected.includes(line));
+  console.log(
+    `${shards} shards: ${missing.length} of the batch query's counts missing or different, ${extra.length} not in it; first ones:`,
+  );
+  for (const line of missing.slice(0, 5)) console.log(`  expected ${line}`);
+  for (const line of extra.slice(0, 5)) console.log(`  got      ${line}`);
+}
+
 function report(runs: readonly Run[], events: number, windows: number): void {
   console.log(
     `bench:scale: ${events.toLocaleString('en')} events, ${windows.toLocaleString('en')} (window, category) counts, ${AWS_LATENCY_MS} ms added to every S3 and DynamoDB request, ${os.availableParallelism()} cores`,
@@ -347,7 +358,9 @@ async function main(): Promise<void> {
     for (const shards of SHARD_COUNTS) {
       const { tablePath, figures } = await runShards(shards, services);
       const actual = await deltaCounts(aws.s3Endpoint, tablePath);
-      runs.push({ ...figures, exact: JSON.stringify(actual) === JSON.stringify(expected) });
+      const exact = JSON.stringify(actual) === JSON.stringify(expected);
+      if (!exact) reportDifference(shards, actual, expected);
+      runs.push({ ...figures, exact });
     }
     report(runs, all.length, expected.length);
   } finally {
