@@ -16,6 +16,11 @@
  *   records up to the first new row whose event time is above the ceiling, and stops there: stage
  *   2's largest event time, and so its own watermark (largest - delay), never passes what every
  *   stage-1 shard has reached. The records behind it wait for the slow shard's next markers.
+ * - The rows held back: a stage-1 batch's rows are in no event-time order (its shard writes the rows
+ *   of one source partition, then of the next, each over the batch's whole span), so the rows behind
+ *   the stop may be older than every row admitted before it. The position keeps the least event
+ *   time of the new rows held back, and stage 2's watermark stays below it (repartition-source.ts,
+ *   eventTimeLimit): they are admitted later, and must not be late then.
  * - Idle stage-1 shards: a stage-1 shard whose partitions have no input runs no batch and sends no
  *   marker. As a shard of an unsplit query is left out of the query watermark (query-watermark.ts),
  *   a stage-1 shard is left out of the ceiling while it is idle: its last marker with an event time
@@ -56,6 +61,14 @@ export interface RepartitionPosition {
   readonly heardAtMs?: Readonly<Record<string, number>>;
   /** When the first admitted marker with an event time of any stage-1 shard was written. */
   readonly firstHeardAtMs?: number;
+  /**
+   * The least event time of the new rows read and held back at this position (behind a partition's
+   * first row above the ceiling); absent when none was. Stage 2's watermark must stay below it: a
+   * stage-1 batch's rows are not in event-time order (a shard writes the rows of its source
+   * partitions one partition after the other), so rows held back may be far older than the ones
+   * admitted before them.
+   */
+  readonly heldBackEventTime?: number;
 }
 
 /** The records of one partition read after the position, and where they end. */
@@ -117,6 +130,7 @@ export function admit(
   const rows: Row[] = [];
   let duplicates = 0;
   let heldBack = 0;
+  let heldBackEventTime = Infinity;
   for (const read of reads) {
     const key = String(read.partition);
     const last = (admitted[key] ??= {});
@@ -131,6 +145,7 @@ export function admit(
       if (r.row && r.eventTime !== null && r.eventTime > ceiling) {
         offsets[key] = r.offset;
         heldBack += read.records.length - i;
+        heldBackEventTime = Math.min(heldBackEventTime, leastNewEventTime(read.records, i, last));
         break;
       }
       last[shard] = [r.stamp.batchId, r.stamp.seq];
@@ -147,8 +162,27 @@ export function admit(
     ...(heard.firstMs === undefined
       ? {}
       : { heardAtMs: heard.atMs, firstHeardAtMs: heard.firstMs }),
+    ...(Number.isFinite(heldBackEventTime) ? { heldBackEventTime } : {}),
   };
   return { position, rows, duplicates, heldBack };
+}
+
+/**
+ * The least event time of the rows from `records[from]` on that are new after `admitted` (copies of
+ * admitted rows are dropped when read again, so they hold nothing back); Infinity without one.
+ */
+function leastNewEventTime(
+  records: readonly StampedRecord[],
+  from: number,
+  admitted: Readonly<Record<string, AdmittedPosition>>,
+): number {
+  let least = Infinity;
+  for (let i = from; i < records.length; i++) {
+    const r = records[i];
+    if (!r.row || r.eventTime === null) continue;
+    if (isNewRecord(r.stamp, admitted[String(r.stamp.shard)])) least = Math.min(least, r.eventTime);
+  }
+  return least;
 }
 
 /** Per shard, the largest event time of `from` and of the markers among `records`. */

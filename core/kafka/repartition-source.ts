@@ -18,7 +18,8 @@
  *      start position and the records' order, so the batch gets the same rows in every attempt;
  *   3. the commit (`eventTimeReached`): the ceiling over the markers admitted up to `end` counts
  *      toward stage 2's largest event time, so the watermark of a shard whose keys get no more rows
- *      still moves with the stream, as the unsplit query's would.
+ *      still moves with the stream, as the unsplit query's would; and (`eventTimeLimit`) no event
+ *      time counts beyond what keeps the watermark below the rows planning held back.
  * Offsets the topic no longer holds fail the batch: a lost record is a lost row of stage 2's state,
  * so the repartition topic's retention must outlast stage 2's lag.
  */
@@ -122,6 +123,19 @@ export class RepartitionSource implements Source {
     if (this.eventTime === undefined) return undefined;
     const reached = eventTimeCeiling(this.position(end), [], true, this.options.idleTimeoutMs);
     return Number.isFinite(reached) ? reached : undefined;
+  }
+
+  /**
+   * The largest event time the batch ending at `end` may count toward stage 2's watermark: below
+   * the rows its planning read and held back by the watermark rule (repartition-admission.ts) by
+   * the watermark's delay, so that the watermark stays below them and they are not dropped as late
+   * when a later batch admits them, as none of them would be in the unsplit query.
+   */
+  eventTimeLimit(end: Offset): number | undefined {
+    const held = this.position(end).heldBackEventTime;
+    if (this.eventTime === undefined || held === undefined) return undefined;
+    // one microsecond below: a row at the watermark itself is late
+    return held + this.eventTime.delayMicros - 1;
   }
 
   /** `duplicateRecords`: the records of the batch's range dropped as copies of admitted ones. */

@@ -114,6 +114,14 @@ export interface Source {
    */
   eventTimeReached?(end: Offset): number | undefined;
   /**
+   * The largest event time (microseconds) the batch ending at `end` may count toward the maximum
+   * of every watermark above this source, its rows' and `eventTimeReached` included: for a source
+   * that has read rows it holds back for a later batch (stage 2's repartition source), the least of
+   * them plus the watermark's delay, less one, so that the watermark does not pass them and they
+   * are not late when delivered. Undefined when the source bounds nothing. Optional.
+   */
+  eventTimeLimit?(end: Offset): number | undefined;
+  /**
    * Called after the batch ending at `end` committed; the source may forget data up to it. A failure
    * here fails the query although the batch is committed: a source whose commit is best-effort
    * reports its failures through `warnings` instead.

@@ -702,7 +702,9 @@ export class MicroBatchExecution {
   /**
    * The batch's maximum event time per watermark node, raised to what the sources below each node
    * say their whole input has reached at the batch's end (Source.eventTimeReached): a stage-2 shard
-   * whose keys had no recent row still moves its watermark with the rest of the query.
+   * whose keys had no recent row still moves its watermark with the rest of the query. Then lowered
+   * to the least limit those sources set (Source.eventTimeLimit): a stage-2 shard's watermark must
+   * not pass the rows it read and holds back for its next batch.
    */
   private withSourceEventTimes(
     intent: OffsetIntent,
@@ -710,14 +712,21 @@ export class MicroBatchExecution {
   ): Map<number, number> {
     const out = new Map(batchMax);
     this.physical.watermarkSources.forEach((relationIds, watermarkId) => {
-      for (const id of relationIds) {
+      const ended = relationIds.flatMap((id) => {
         const i = this.streamingRelations.findIndex((r) => r.id === id);
         const end = i < 0 ? undefined : intent.end[i];
-        const reached =
-          end === undefined || end === null ? undefined : this.sources[i].eventTimeReached?.(end);
+        return end === undefined || end === null ? [] : [{ source: this.sources[i], end }];
+      });
+      for (const { source, end } of ended) {
+        const reached = source.eventTimeReached?.(end);
         if (reached !== undefined) {
           out.set(watermarkId, Math.max(out.get(watermarkId) ?? -Infinity, reached));
         }
+      }
+      for (const { source, end } of ended) {
+        const limit = source.eventTimeLimit?.(end);
+        const max = out.get(watermarkId);
+        if (limit !== undefined && max !== undefined && max > limit) out.set(watermarkId, limit);
       }
     });
     return out;

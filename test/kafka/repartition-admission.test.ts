@@ -175,6 +175,38 @@ describe('the watermark rule of the repartition source', () => {
   });
 });
 
+describe('the rows the repartition source holds back', () => {
+  it('keeps the least event time of the new rows behind the stop, older ones than those admitted too', () => {
+    // shard 1's batch wrote one source partition's rows (up to 400), then another's from 120 on
+    const reads = [
+      partition([
+        row(0, stamp(0, 0, 0), 'slow', 300),
+        marker(1, stamp(0, 0, 9), 300),
+        row(2, stamp(1, 0, 0), 'fast', 110),
+        row(3, stamp(1, 0, 1), 'fast', 400),
+        row(4, stamp(1, 0, 2), 'fast, older', 120),
+        marker(5, stamp(1, 0, 9), 400),
+      ]),
+    ];
+    const held = admit(START, reads, eventTimeCeiling(START, reads, true));
+    expect(held.rows.map((r) => r[1])).toEqual([300, 110]);
+    expect(held.position.heldBackEventTime).toBe(120);
+
+    // read again from the stop with the copy of an admitted row ahead: the copy holds nothing back
+    const again = [
+      partition([
+        row(3, stamp(1, 0, 1), 'fast', 400),
+        row(4, stamp(1, 0, 0), 'copy', 50),
+        row(5, stamp(1, 0, 2), 'fast, older', 120),
+      ]),
+    ];
+    const position = { ...held.position, offsets: { 0: 3 } };
+    expect(admit(position, again, 300).position.heldBackEventTime).toBe(120);
+    // nothing held back: nothing to keep
+    expect(admit(position, again, 400).position.heldBackEventTime).toBeUndefined();
+  });
+});
+
 describe('the idleness rule of the repartition source', () => {
   const MINUTE = 60_000;
 

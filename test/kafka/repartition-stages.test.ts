@@ -289,6 +289,46 @@ describe('a query split into two stages through a repartition topic', () => {
     expect(sinks[0].rows().map((r) => r.category)).toContain('books');
   });
 
+  it("drops no row of a stage-1 batch held back in part as late: stage 2's watermark stays below the rows it read and held back", async () => {
+    const input = uniqueName('clicks');
+    const session = new SluiceSession();
+    const windowed = (clicks: DataFrame) =>
+      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
+    const stages = twoStages(
+      session,
+      windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
+    );
+    const { sinks, stage2Queries, runStage1, runStage2 } = stages;
+    const click = (partition: number, time: string, user: string) => ({
+      partition,
+      value: JSON.stringify({ ts: at(time).toISOString(), category: 'books', user }),
+    });
+    // every click is a book, so every row goes to one repartition partition. Stage-1 shard 1's
+    // batch writes its partitions one after the other, each from 10:00 on: in the repartition
+    // topic its rows go from 10:00 to 10:40, then back to 10:02, though no partition is out of order
+    await produce(input, [click(0, '10:00:00', 'a'), click(0, '10:30:00', 'b')]);
+    await produce(input, [
+      click(1, '10:00:00', 'c'),
+      click(1, '10:40:00', 'd'),
+      click(3, '10:02:00', 'e'),
+      click(3, '10:41:00', 'f'),
+    ]);
+    await runStage1(0);
+    await runStage1(1);
+    // shard 0 reached 10:30: stage 2 stops in shard 1's batch, at its first row past 10:30
+    await runStage2();
+    await produce(input, [click(2, '10:55:00', 'g')]);
+    await runStage1(0); // now shard 1 is the slowest, at 10:41: the rest of its batch passes
+    await runStage2();
+
+    const batch = await windowed(
+      clicks(kafkaTable(session, input)).filter(col('ts').leq(lit(at('10:41:00')))),
+    ).collect();
+    expect(windowCounts(sinks.flatMap((s) => s.rows()))).toEqual(windowCounts(batch));
+    const progress = stage2Queries.flatMap((q) => q.recentProgress);
+    expect(progress.reduce((n, p) => n + p.lateRowsDropped, 0)).toBe(0);
+  });
+
   it('leaves out a stage-1 shard whose partitions stay empty once the idle timeout has passed', async () => {
     const input = uniqueName('clicks');
     const session = new SluiceSession();
