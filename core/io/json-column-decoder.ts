@@ -225,22 +225,19 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
    * false when it needs the general reading.
    */
   private readFast(record: string | Uint8Array): boolean {
-    let bytes: Uint8Array;
-    let end: number;
+    const textBytes = this.textBytes;
     if (typeof record !== 'string') {
-      bytes = record;
-      end = record.length;
-    } else if (this.textBytes.write(record)) {
-      bytes = this.textBytes.bytes;
-      end = this.textBytes.length;
-    } else {
+      textBytes.copy(record);
+    } else if (!textBytes.write(record)) {
       // a lone surrogate: the record has no UTF-8 bytes, so it is scanned as a string
       this.cursor.reset(record);
       return this.readByPlan();
     }
+    const bytes = textBytes.bytes;
+    const end = textBytes.length;
     const shape = this.shape;
     if (shape !== null) {
-      if (shape.decode(bytes, 0, end, this.slots)) {
+      if (shape.decode(textBytes.view, bytes, 0, end, this.slots)) {
         this.shapeRecords++;
         this.shapeMisses = 0;
         return true;

@@ -64,9 +64,16 @@ export interface RecordShape {
   /**
    * Reads the record held in `bytes` from `start` to `end` into `slots`, as the general fast path
    * would; false when the record is not of the shape, or is anything the general fast path does
-   * not read (the slots then hold nothing of use).
+   * not read (the slots then hold nothing of use). `view` is a DataView of `bytes` (of its whole
+   * buffer, `bytes` starting at its offset 0).
    */
-  decode(bytes: Uint8Array, start: number, end: number, slots: RecordSlots): boolean;
+  decode(
+    view: DataView,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    slots: RecordSlots,
+  ): boolean;
 }
 
 /**
@@ -92,7 +99,9 @@ export function learnRecordShape(
     keyFields.push(f);
   }
   const shape = new ShapeDecoder(plan, fields, keyFields, layout.texts);
-  return shape.decode(bytes, start, end, new RecordSlots(plan.slotCount)) ? shape : null;
+  const copy = bytes.slice(start, end);
+  const view = new DataView(copy.buffer);
+  return shape.decode(view, copy, 0, copy.length, new RecordSlots(plan.slotCount)) ? shape : null;
 }
 
 /** A record's keys, and the texts around its values: before the first, between each two, after the last. */
@@ -160,6 +169,12 @@ class ShapeDecoder implements RecordShape {
   /** The texts around the values, one after the other; text `k` is from `textStarts[k]` to `textStarts[k + 1]`. */
   private readonly texts: Uint8Array;
   private readonly textStarts: Int32Array;
+  /**
+   * The texts' whole 4-byte words, as little-endian int32s, compared a word at a time: text `k`'s
+   * are from `wordStarts[k]` to `wordStarts[k + 1]`, and its bytes after them are compared one by one.
+   */
+  private readonly words: Int32Array;
+  private readonly wordStarts: Int32Array;
   /** Per key of the shape: how its value is read, its slot (-1: none) and the general decoder of its field. */
   private readonly kinds: Int32Array;
   private readonly slots: Int32Array;
@@ -185,6 +200,15 @@ class ShapeDecoder implements RecordShape {
       at += t.length;
     });
     this.textStarts[texts.length] = at;
+    this.wordStarts = new Int32Array(texts.length + 1);
+    const words: number[] = [];
+    texts.forEach((t, k) => {
+      this.wordStarts[k] = words.length;
+      const view = new DataView(t.buffer, t.byteOffset, t.byteLength);
+      for (let w = 0; w + 4 <= t.length; w += 4) words.push(view.getInt32(w, true));
+    });
+    this.wordStarts[texts.length] = words.length;
+    this.words = Int32Array.from(words);
     this.kinds = Int32Array.from(keyFields, (f) => {
       // the corrupt-record column has no slot: its key is skipped, as the general fast path skips it
       if (f < 0 || plan.fields[f].slot < 0) return BY_CURSOR;
@@ -200,23 +224,37 @@ class ShapeDecoder implements RecordShape {
     );
   }
 
-  decode(bytes: Uint8Array, start: number, end: number, slots: RecordSlots): boolean {
+  decode(
+    view: DataView,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    slots: RecordSlots,
+  ): boolean {
     const present = slots.present;
     const absent = this.absentSlots;
     for (let i = 0; i < absent.length; i++) present[absent[i]] = 0;
     const texts = this.texts;
     const textStarts = this.textStarts;
+    const words = this.words;
+    const wordStarts = this.wordStarts;
     const keys = this.kinds.length;
     let pos = start;
     for (let k = 0; k <= keys; k++) {
-      const from = textStarts[k];
+      let j = textStarts[k];
       const to = textStarts[k + 1];
-      if (pos + to - from > end) return false;
-      for (let j = from; j < to; j++) {
+      if (pos + to - j > end) return false;
+      const lastWord = wordStarts[k + 1];
+      for (let w = wordStarts[k]; w < lastWord; w++) {
+        if (view.getInt32(pos, true) !== words[w]) return false;
+        pos += 4;
+        j += 4;
+      }
+      for (; j < to; j++) {
         if (bytes[pos++] !== texts[j]) return false;
       }
       if (k === keys) break;
-      pos = this.readValue(k, bytes, pos, end, slots);
+      pos = this.readValue(k, view, bytes, pos, end, slots);
       if (pos < 0) return false;
     }
     return pos === end;
@@ -225,6 +263,7 @@ class ShapeDecoder implements RecordShape {
   /** Reads the value of key `k` at `pos`; returns the position after it, or -1 to give up on the record. */
   private readValue(
     k: number,
+    view: DataView,
     bytes: Uint8Array,
     pos: number,
     end: number,
@@ -245,7 +284,7 @@ class ShapeDecoder implements RecordShape {
       case TIMESTAMP:
       case DATE: {
         if (c !== quote) break;
-        const close = asciiStringEnd(bytes, pos + 1, end);
+        const close = asciiStringEnd(view, bytes, pos + 1, end);
         // an escape, a character beyond ASCII: the general decoder reads them
         if (close < 0) break;
         if (kind === STRING) {
@@ -338,16 +377,30 @@ class ShapeDecoder implements RecordShape {
 }
 
 /**
+ * The bytes that end a plain ASCII string's content: the quote, and those that make it other than
+ * plain (a backslash, a control character, a byte beyond 0x7f). One table load per byte is the
+ * scan's whole test.
+ */
+const NOT_PLAIN = Uint8Array.from({ length: 256 }, (_, c) =>
+  c === quote || c === BACKSLASH || c < SPACE || c >= FIRST_NON_ASCII ? 1 : 0,
+);
+
+/**
  * The position of the quote closing the string whose content starts at `i`, when the content is
  * plain ASCII (no escape, no control character, nothing beyond 0x7f); -1 otherwise, or when the
  * text ends first.
  */
-function asciiStringEnd(bytes: Uint8Array, i: number, end: number): number {
-  while (i < end) {
-    const c = bytes[i];
-    if (c === quote) return i;
-    if (c === BACKSLASH || c < SPACE || c >= FIRST_NON_ASCII) return -1;
-    i++;
+function asciiStringEnd(view: DataView, bytes: Uint8Array, i: number, end: number): number {
+  // four bytes at a time while none is a quote, a backslash, a control character or beyond ASCII
+  // (each test is the "has a zero byte" trick: it may flag a word wrongly, never miss one)
+  while (i + 4 <= end) {
+    const w = view.getInt32(i, true);
+    const q = w ^ 0x22222222;
+    const b = w ^ 0x5c5c5c5c;
+    const flagged = ((q - 0x01010101) & ~q) | ((b - 0x01010101) & ~b) | ((w - 0x20202020) & ~w) | w;
+    if ((flagged & 0x80808080) !== 0) break;
+    i += 4;
   }
-  return -1;
+  while (i < end && NOT_PLAIN[bytes[i]] === 0) i++;
+  return i < end && bytes[i] === quote ? i : -1;
 }
