@@ -20,6 +20,7 @@
  * whose keys are distinct.
  */
 import { MICROS } from '../types/time-units.js';
+import { scanIsoTimestamp } from '../types/iso-timestamp.js';
 import { parseTimestampSlice } from '../types/timestamp-text.js';
 import type { DataType } from '../types/data-types.js';
 import { type RecordPlan, RecordSlots, type ValueDecoder } from './json-column-plan.js';
@@ -48,6 +49,8 @@ const LOWER_E = 0x65;
 const UPPER_E = 0x45;
 const INT_MIN = -2147483648;
 const INT_MAX = 2147483647;
+/** Where the closing quote of a timestamp in `toISOString`'s form is, from its opening quote. */
+const INSTANT_END = 25;
 /** Integers of at most this many digits are exact in a double, so the reader adds them up itself. */
 const EXACT_DIGITS = 15;
 
@@ -284,6 +287,17 @@ class ShapeDecoder implements RecordShape {
       case TIMESTAMP:
       case DATE: {
         if (c !== quote) break;
+        if (kind === TIMESTAMP && bytes[pos + INSTANT_END] === quote && pos + INSTANT_END < end) {
+          // `toISOString`'s form, the commonest by far, read without scanning for the quote first:
+          // every form the reader takes is plain ASCII without a quote, so a time read means the
+          // string is those 24 characters
+          const micros = scanIsoTimestamp(bytes, pos + 1, pos + INSTANT_END);
+          if (typeof micros === 'number') {
+            slots.numbers[slot] = micros;
+            slots.present[slot] = 1;
+            return pos + INSTANT_END + 1;
+          }
+        }
         const close = asciiStringEnd(view, bytes, pos + 1, end);
         // an escape, a character beyond ASCII: the general decoder reads them
         if (close < 0) break;
