@@ -8,16 +8,21 @@
  * this machine's two cores. It prints figures (it asserts no timings) and ends with one JSON line:
  * {"shards": 4, "exact": B, "events_per_s_1": N, "events_per_s_4": N, "speedup_4_vs_1": R}.
  *
- * The events go to the topic's partitions by category (categories spread so the partitions carry
- * about the same number of events), so the query's keys are aligned with the partitions and each
- * shard holds the counts of its own categories (docs/scale-out.md). Events are at most ten minutes
- * out of order, under the watermark's fifteen, so that no row is late and the streamed counts can be
- * compared with the batch query's: a last event far ahead in every partition closes every window.
+ * The query counts a category parsed out of each event, which the engine cannot know the topic's
+ * partitioning follows, so with more than one shard it runs split at a repartition stage
+ * (docs/repartition-stage.md): N shards are N stage-1 containers, which parse the events and write
+ * them to the repartition topic keyed by category, and N stage-2 containers, which read that topic,
+ * hold the counts and append to the Delta table, all running at once as their schedules would invoke
+ * them. The events go to the source's partitions by category (spread so that the partitions carry
+ * about the same number of events). Events are at most ten minutes out of order, under the
+ * watermark's fifteen, so that no row is late and the streamed counts can be compared with the batch
+ * query's: a last event of every category, far ahead, closes every window in every stage-2 shard.
  *
  * Each run has its own query id and Delta table and reads the topic from the start. Its time runs
  * from the first invocation to the end of the last: every shard is invoked again as soon as its
- * invocation ends, until one commits no batch. `exact` is whether every run's table equals the batch
- * query's result over the same events.
+ * invocation ends, until one commits no batch (a stage-2 shard: one that starts after every stage-1
+ * shard has finished). `exact` is whether every run's table equals the batch query's result over the
+ * same events.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -53,6 +58,8 @@ const MAX_OFFSETS_PER_TRIGGER = 10_000;
 const TOPIC = 'clicks';
 const PRODUCE_BATCH = 5_000;
 const TIMEOUT_MS = 120_000;
+/** How long a stage-2 shard that found nothing waits before it is invoked again. */
+const IDLE_WAIT_MS = 100;
 const STATE_BUCKET = 'sluice-state';
 const LAKE_BUCKET = 'sluice-lake';
 /** How far ahead of the last event the closing events are: far past the watermark's fifteen minutes. */
@@ -90,16 +97,20 @@ function categoryPartitions(events: readonly ClickEvent[]): Map<string, number> 
   return partitions;
 }
 
-/** The events, then in every partition one event far ahead of them that closes every window. */
+/**
+ * The events, then one event of every category far ahead of them, which closes every window of its
+ * category wherever it is counted: a shard's watermark follows the rows it reads.
+ */
 function eventsWithClosing(events: readonly ClickEvent[], partitions: Map<string, number>) {
   const closingMs =
     events.reduce((max, e) => Math.max(max, Date.parse(e.ts)), 0) + CLOSING_AHEAD_MS;
-  const closing = new Map<number, ClickEvent>();
-  for (const [category, p] of partitions) {
-    if (!closing.has(p))
-      closing.set(p, { ts: new Date(closingMs).toISOString(), category, user: 'u0', page: '/p/0' });
-  }
-  return { all: [...events, ...closing.values()], closingMs };
+  const closing = [...partitions.keys()].map((category): ClickEvent => ({
+    ts: new Date(closingMs).toISOString(),
+    category,
+    user: 'u0',
+    page: '/p/0',
+  }));
+  return { all: [...events, ...closing], closingMs };
 }
 
 async function produce(
@@ -154,19 +165,44 @@ async function batchCounts(events: readonly ClickEvent[], closingMs: number): Pr
   );
 }
 
-/** Invokes `container` as `shard` until an invocation commits no batch; counts what it ran. */
-async function drainShard(container: LambdaContainer, shard: number) {
+/** What an invocation names: the shard, and the stage of a split query's shard. */
+interface ShardEvent {
+  readonly stage?: 1 | 2;
+  readonly shard: number;
+}
+
+/**
+ * Invokes `container` as `event` names until an invocation commits no batch, one that starts once
+ * `upstreamDone()` says every shard feeding it has finished; counts what it ran.
+ */
+async function drainShard(
+  container: LambdaContainer,
+  event: ShardEvent,
+  upstreamDone: () => boolean = () => true,
+) {
   let invocations = 0;
   let batches = 0;
   for (;;) {
-    const outcome = await container.invoke({ shard }, { remainingMs: TIMEOUT_MS });
+    const last = upstreamDone();
+    const outcome = await container.invoke(event, { remainingMs: TIMEOUT_MS });
     invocations++;
-    if (outcome.kind !== 'result')
-      throw new Error(`Shard ${shard}'s invocation ended with ${JSON.stringify(outcome)}.`);
+    if (outcome.kind !== 'result') {
+      throw new Error(
+        `Shard ${JSON.stringify(event)}'s invocation ended with ${JSON.stringify(outcome)}.`,
+      );
+    }
     const result = outcome.value as MicroBatchResult;
     batches += result.batchesCommitted;
-    if (result.batchesCommitted === 0) return { invocations, batches };
+    if (result.batchesCommitted === 0 && last) return { invocations, batches };
+    if (result.batchesCommitted === 0) await new Promise((r) => setTimeout(r, IDLE_WAIT_MS));
   }
+}
+
+/** The shards of a run as invocations: one unsplit shard, or stage 1 and stage 2 of N each. */
+function shardEvents(shards: number): ShardEvent[] {
+  if (shards === 1) return [{ shard: 0 }];
+  const stage = (s: 1 | 2) => Array.from({ length: shards }, (_, shard) => ({ stage: s, shard }));
+  return [...stage(1), ...stage(2)];
 }
 
 /** Where a run's shards write and what they read. */
@@ -200,12 +236,23 @@ async function runShards(shards: number, services: Services) {
     ...(shards === 1 ? {} : { [ENV.parallelism]: String(shards) }),
     ...localLambdaEnvironment({ dynamoDb: services.dynamoDb, s3: services.s3 }),
   };
+  const events = shardEvents(shards);
   const containers = await Promise.all(
-    Array.from({ length: shards }, () => LambdaContainer.start({ bundle: services.bundle, env })),
+    events.map(() => LambdaContainer.start({ bundle: services.bundle, env })),
   );
   try {
     const started = performance.now();
-    const drained = await Promise.all(containers.map((c, shard) => drainShard(c, shard)));
+    let stage1Running = events.filter((e) => e.stage === 1).length;
+    const drained = await Promise.all(
+      containers.map(async (c, i) => {
+        if (events[i].stage !== 2) {
+          const done = await drainShard(c, events[i]);
+          stage1Running--;
+          return done;
+        }
+        return drainShard(c, events[i], () => stage1Running === 0);
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     return {
       tablePath,
@@ -230,6 +277,17 @@ async function deltaCounts(s3Endpoint: string, tablePath: string): Promise<strin
   });
   const session = new SluiceSession();
   return countLines(await (await session.read.delta(store)).collect());
+}
+
+/** What a run's table has that the batch query's result has not, and the other way round. */
+function reportDifference(shards: number, actual: string[], expected: string[]): void {
+  const missing = expected.filter((line) => !actual.includes(line));
+  const extra = actual.filter((line) => !expected.includes(line));
+  console.log(
+    `${shards} shards: ${missing.length} of the batch query's counts missing or different, ${extra.length} not in it; first ones:`,
+  );
+  for (const line of missing.slice(0, 5)) console.log(`  expected ${line}`);
+  for (const line of extra.slice(0, 5)) console.log(`  got      ${line}`);
 }
 
 function report(runs: readonly Run[], events: number, windows: number): void {
@@ -300,7 +358,9 @@ async function main(): Promise<void> {
     for (const shards of SHARD_COUNTS) {
       const { tablePath, figures } = await runShards(shards, services);
       const actual = await deltaCounts(aws.s3Endpoint, tablePath);
-      runs.push({ ...figures, exact: JSON.stringify(actual) === JSON.stringify(expected) });
+      const exact = JSON.stringify(actual) === JSON.stringify(expected);
+      if (!exact) reportDifference(shards, actual, expected);
+      runs.push({ ...figures, exact });
     }
     report(runs, all.length, expected.length);
   } finally {

@@ -37,7 +37,11 @@ export interface ClickstreamStackProps extends StackProps {
   readonly mskClusterArn: string;
   /** The VPC to reach private brokers. @default no VPC (brokers with public access) */
   readonly network?: ExistingNetwork;
-  /** How many shards the query runs as (docs/scale-out.md); at most the topic's partitions. @default 1 */
+  /**
+   * How many shards the query runs as (docs/scale-out.md); at most the topic's partitions. Above 1
+   * the query runs split at its repartition stage (docs/repartition-stage.md): it counts a category
+   * parsed out of each event, which no topic's partitioning is known to follow. @default 1
+   */
   readonly parallelism?: number;
   /** The function entry. @default CLICKSTREAM_ENTRY */
   readonly entry?: string;
@@ -85,6 +89,7 @@ export class ClickstreamStack extends Stack {
       sink: { kind: 'delta', bucket: this.lakeBucket.bucketName, path: CLICK_COUNTS_PATH },
       mskClusterArn: props.mskClusterArn,
       ...(props.parallelism === undefined ? {} : { parallelism: props.parallelism }),
+      ...((props.parallelism ?? 1) > 1 ? { repartitionStage: true } : {}),
       ...(props.network ? this.networkProps(props.network) : {}),
     });
   }

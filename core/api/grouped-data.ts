@@ -23,6 +23,12 @@ export interface TransformWithStateOptions {
   readonly schema: StructType | string;
   /** A batch DataFrame grouped by keys of the same types: each key's one row sets up its state. */
   readonly initialState?: GroupedData;
+  /**
+   * A timestamp column of `schema` that carries event time on to stateful operators above this one
+   * (Spark's `eventTimeColumnName`): with it, the output is watermarked like the input, and a row
+   * the processor returns older than the watermark fails the batch. Needs timeMode `eventTime`.
+   */
+  readonly eventTimeColumnName?: string;
 }
 
 /** A grouped DataFrame. */
@@ -75,6 +81,9 @@ export class GroupedData {
       outputMode: options.outputMode,
       schema: typeof options.schema === 'string' ? parseSchema(options.schema) : options.schema,
       ...(initial ? { initialState: { plan: initial.df.plan, keys: initial.keys } } : {}),
+      ...(options.eventTimeColumnName === undefined
+        ? {}
+        : { eventTimeColumnName: options.eventTimeColumnName }),
     });
     return new DataFrame(this.df.session, plan);
   }

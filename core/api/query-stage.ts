@@ -62,10 +62,11 @@ export function queryStage(
   queryName: string | undefined,
 ): QueryStage {
   if (shard.stage === 0) {
-    const split = shard.shards > 1 && splitCanRun(plan, options) ? splitOrNone(plan) : undefined;
+    const split =
+      shard.shards > 1 && splitCanRun(plan, options) ? shardedSplit(plan, shard) : undefined;
     if (split?.kind === 'split') {
       throw new StageSelectionError(
-        `The query runs as ${shard.shards} shards and ${split.reason}: start each shard with option('stage', 1) or option('stage', 2) (in Lambda, the event {"stage": s, "shard": i} or SLUICE_STAGE), running stage 1 and stage 2 as ${shard.shards} shards each.`,
+        `The query runs as ${shard.shards} shards and ${split.reason}: start each shard with option('stage', 1) or option('stage', 2) (in Lambda, the event {"stage": s, "shard": i} or SLUICE_STAGE), running stage 1 and stage 2 as ${shard.shards} shards each. If the source's records are keyed by that value, group by the Kafka key (col('key').cast('string')) instead, which needs no stage.`,
         shard.stage,
       );
     }
@@ -77,7 +78,7 @@ export function queryStage(
       shard.stage,
     );
   }
-  const split = splitStages(plan);
+  const split = shardedSplit(plan, shard);
   if (split.kind === 'single') {
     throw new StageSelectionError(
       `Stage ${shard.stage} was given, but the query needs no split (${split.reason}): leave the stage out and run each shard on the whole query.`,
@@ -106,6 +107,7 @@ export function queryStage(
             brokers: kafka.bootstrapServers,
             security: kafka.security,
             maxRequestBytes: kafka.maxRequestBytes,
+            compression: kafka.compression ?? 'gzip',
           }),
         ),
     };
@@ -141,16 +143,20 @@ function splitCanRun(plan: LogicalPlan, options: ReadonlyMap<string, OptionValue
 }
 
 /**
- * The split of `plan`, or undefined for a query the split cannot handle (a stream-stream join, a
- * union of streams, a computed grouping key): such a query runs unsplit as it did before stages
- * existed, aligned or not.
+ * The split of `plan`, which runs as `shard.shards` shards; a query the split cannot handle yet (a
+ * stream-stream join not keyed by both sides' partitioning, a stateful operator inside a union of
+ * streams) is refused: run unsplit, each shard would count only the rows of its own partitions.
  */
-function splitOrNone(plan: LogicalPlan): StageSplit | undefined {
+function shardedSplit(plan: LogicalPlan, shard: ShardIdentity): StageSplit {
   try {
     return splitStages(plan);
   } catch (error) {
     if (error instanceof UnsupportedOperationError || error instanceof AnalysisError) {
-      return undefined;
+      throw new StageSelectionError(
+        `The query runs as ${shard.shards} shards, but ${error.message}`,
+        shard.stage,
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -110,7 +110,7 @@ export class TransformWithStateExec implements StatefulOperator {
       this.initialState && streaming.batchId === 0
         ? collectRows(this.initialState, ctx)
         : undefined;
-    return runProcessorBatch({
+    const output = runProcessorBatch({
       ...this.setup(streaming.operatorCounters(this.operatorId)),
       store: (name) => streaming.stateStore(this.operatorId, name),
       rows: onTime,
@@ -118,6 +118,24 @@ export class TransformWithStateExec implements StatefulOperator {
       watermarkMicros: watermark,
       fireTimers: true,
     });
+    this.requireNotOlderThan(watermark, output);
+    return output;
+  }
+
+  /**
+   * Rows carrying event time on (eventTimeColumnName) must not be older than the watermark: the
+   * operators above would drop them as late, or have already evicted the state they belong to.
+   */
+  private requireNotOlderThan(watermark: number | undefined, output: readonly Row[]): void {
+    const index = this.node.eventTimeColumnIndex;
+    if (index === undefined || watermark === undefined) return;
+    const old = output.find((r) => r[index] !== null && (r[index] as number) < watermark);
+    if (!old) return;
+    const column = this.node.schema.fields[index].name;
+    const at = (micros: number) => new Date(micros / 1000).toISOString();
+    throw new ExecutionError(
+      `transformWithState(${this.node.processorName}) returned a row whose ${column} (${at(old[index] as number)}) is older than the watermark (${at(watermark)}); Spark's EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED. Return rows at or after the watermark in the event-time column.`,
+    );
   }
 
   /** A batch DataFrame: every key once, in stores of this run only; no timer fires. */

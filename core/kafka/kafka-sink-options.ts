@@ -26,7 +26,16 @@ export interface KafkaSinkOptions {
    * accepts (message.max.bytes). @default 1048576, the Java producer's default
    */
   readonly maxRequestBytes: number;
+  /**
+   * `kafka.compression.type`: how record batches are compressed, `none` or `gzip` (kafkajs's
+   * built-in codec; snappy, lz4 and zstd would need codecs the bundle does not carry). Undefined
+   * when not given: the Kafka sink then sends uncompressed, as the Java producer does by default.
+   */
+  readonly compression?: KafkaCompression;
 }
+
+/** The record-batch compressions the writer can produce. */
+export type KafkaCompression = 'none' | 'gzip';
 
 /** The Java producer's max.request.size default. */
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
@@ -59,6 +68,7 @@ export function kafkaSinkOptions(raw: ReadonlyMap<string, RawOption>): KafkaSink
       `Invalid option kafka.max.request.size='${size}'; use a positive number of bytes.`,
     );
   }
+  const compression = compressionOption(text('kafka.compression.type'));
   const given = (name: string): string | undefined => {
     const value = raw.get(name.toLowerCase());
     return value === undefined ? undefined : String(value);
@@ -69,5 +79,15 @@ export function kafkaSinkOptions(raw: ReadonlyMap<string, RawOption>): KafkaSink
     security: kafkaSecurity(given),
     ...(topic ? { topic } : {}),
     maxRequestBytes,
+    ...(compression ? { compression } : {}),
   };
+}
+
+function compressionOption(given: string | undefined): KafkaCompression | undefined {
+  if (given === undefined) return undefined;
+  const value = given.toLowerCase();
+  if (value === 'none' || value === 'gzip') return value;
+  throw new InvalidOptionError(
+    `Invalid option kafka.compression.type='${given}': use none or gzip (snappy, lz4 and zstd need codecs Sluice does not bundle).`,
+  );
 }

@@ -34,6 +34,7 @@ export const kafkajsWriter: KafkaWriterFactory = (options) =>
     brokers: options.bootstrapServers,
     security: options.security,
     maxRequestBytes: options.maxRequestBytes,
+    compression: options.compression,
   });
 
 /** Writes each batch's rows as Kafka records. */

@@ -23,14 +23,18 @@
  * request's records for a partition into one record batch, and brokers refuse record batches larger
  * than message.max.bytes (1 MB by default).
  */
-import type { IHeaders, Kafka, Message, Producer } from 'kafkajs';
+import type { CompressionTypes, IHeaders, Kafka, Message, Producer } from 'kafkajs';
 import { SinkError } from '../errors.js';
 import { installedKafkaCredentials } from './installed-kafka-credentials.js';
 import type { KafkaCredentials } from './kafka-credentials.js';
 import type { KafkaRecordWriter, OutgoingRecord } from './kafka-record-writer.js';
+import type { KafkaCompression } from './kafka-sink-options.js';
 import { type KafkaSecurity, PLAINTEXT } from './kafka-security.js';
 import { isRetriableKafkajsError } from './kafkajs-internals.js';
 import { kafkajsSecurityConfig } from './kafkajs-security.js';
+
+/** kafkajs's CompressionTypes.GZIP, spelt out so that kafkajs stays loaded lazily (a type import). */
+const KAFKAJS_GZIP = 1 as CompressionTypes;
 
 /** How to reach the cluster, and how large a produce request may grow. */
 export interface KafkajsWriterConfig {
@@ -40,6 +44,8 @@ export interface KafkajsWriterConfig {
   readonly security?: KafkaSecurity;
   /** About how many bytes of records one request carries. */
   readonly maxRequestBytes: number;
+  /** How record batches are compressed. @default 'none' */
+  readonly compression?: KafkaCompression;
   /** @default 'sluice' */
   readonly clientId?: string;
 }
@@ -73,7 +79,11 @@ export class KafkajsRecordWriter implements KafkaRecordWriter {
     const producer = await this.producer();
     try {
       for (const chunk of requestChunks(records, this.config.maxRequestBytes)) {
-        await producer.sendBatch({ acks: -1, topicMessages: topicMessages(chunk) });
+        await producer.sendBatch({
+          acks: -1,
+          compression: this.config.compression === 'gzip' ? KAFKAJS_GZIP : undefined,
+          topicMessages: topicMessages(chunk),
+        });
       }
     } catch (e) {
       const failure = new SinkError(

@@ -168,6 +168,11 @@ export interface TransformWithState extends PlanNode {
   readonly stateVariables: readonly StateVariableDeclaration[];
   /** Rows that set up each key's state in the first batch, grouped by their key columns. */
   readonly initialState?: { readonly plan: LogicalPlan; readonly keyIndices: readonly number[] };
+  /**
+   * The output column that carries event time to the operators above (`eventTimeColumnName`);
+   * no emitted row may be older than the watermark.
+   */
+  readonly eventTimeColumnIndex?: number;
 }
 
 /** Any logical plan node. */

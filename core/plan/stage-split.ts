@@ -32,6 +32,7 @@ import type { SourceFactory } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
 import { inputsOf, type LogicalPlan, newPlanId, type StreamingRelation } from './logical-plan.js';
 import { project, watermark } from './plan-builder.js';
+import { joinScope } from './join-scope.js';
 import { planScope } from './plan-scope.js';
 
 /** What the split may know beyond the plan. */
@@ -75,34 +76,82 @@ export function splitStages(plan: LogicalPlan, options: StageSplitOptions = {}):
   if (!operator || !isStateful(operator)) {
     return { kind: 'single', reason: 'no stateful operator: every shard runs the whole query' };
   }
-  if (operator.kind === 'join') {
-    throw new UnsupportedOperationError(
-      'a stream-stream join cannot be split into stages yet: both sides would need repartitioning by the join keys onto one topic. Run the query with one shard, or key both source topics by the join key.',
-    );
-  }
-  const keys = keyIndexes(operator);
+  if (operator.kind === 'join') return alignedJoin(operator);
+  const keys = operatorKeys(operator);
   const name = describe(operator);
   const carried = carriedPartitionColumns(operator.input);
+  const columns = keys.flatMap((k) => (k.kind === 'column' ? [k.index] : []));
   const declared = declaredIndexes(operator.input, options.partitionedBy ?? []);
-  if (keys.some((k) => carried.has(k))) {
+  if (columns.some((k) => carried.has(k))) {
     return {
       kind: 'single',
       reason: `${name} is aligned: it is keyed by the source's partitioning column`,
     };
   }
-  if (declared.length > 0 && declared.every((k) => keys.includes(k))) {
+  if (declared.length > 0 && declared.every((k) => columns.includes(k))) {
     return { kind: 'single', reason: `${name} is aligned with the declared partitioning` };
   }
-  const stage1 = stage1Plan(operator);
-  const keyColumns = keys.map((k) => operator.input.schema.fields[k].name);
+  const { stage1, keyColumns } = stage1Plan(operator, keys);
+  const stage2Operator = withComputedKeysRead(operator, keys, keyColumns);
   return {
     kind: 'split',
     operator: name,
     reason: `${name} is not keyed by the source's partitioning, so its rows are repartitioned by (${keyColumns.join(', ')})`,
     stage1,
     keyColumns,
-    stage2: (input) => rebuildPath(path, stage2Input(input, stage1.schema, keyColumns)),
+    stage2: (input) =>
+      rebuildPath(
+        [...path.slice(0, -1), stage2Operator],
+        stage2Input(input, stage1.schema, keyColumns),
+      ),
   };
+}
+
+/**
+ * A stream-stream join is not split (both sides would need repartitioning onto one topic): it runs
+ * as shards only when an equality of the condition joins a partitioning column of each side, so
+ * that matching rows come from the same partition number of topics keyed alike.
+ */
+function alignedJoin(join: Extract<LogicalPlan, { kind: 'join' }>): StageSplit {
+  const left = carriedPartitionColumns(join.left);
+  const right = carriedPartitionColumns(join.right);
+  if (joinKeyPairs(join).some(([l, r]) => left.has(l) && right.has(r))) {
+    return {
+      kind: 'single',
+      reason: "the stream-stream join is aligned: it joins the sides' partitioning columns",
+    };
+  }
+  throw new UnsupportedOperationError(
+    "a stream-stream join whose keys are not both sides' partitioning cannot be split into stages yet: both sides would need repartitioning by the join keys onto one topic. Run the query with one shard, or key both source topics by the join key (with equal partition counts) and join on the Kafka keys.",
+  );
+}
+
+/** The (left, right) column positions the join's condition or using-columns equate. */
+function joinKeyPairs(join: Extract<LogicalPlan, { kind: 'join' }>): [number, number][] {
+  const width = join.left.schema.fields.length;
+  if (join.usingColumns) {
+    return join.usingColumns.map((name) => [
+      join.left.schema.fields.findIndex((f) => f.name === name),
+      join.right.schema.fields.findIndex((f) => f.name === name),
+    ]);
+  }
+  const scope = joinScope(join.left, join.right);
+  const pairs: [number, number][] = [];
+  for (const c of join.condition ? conjuncts(join.condition) : []) {
+    if (c.kind !== 'binary' || (c.op !== '=' && c.op !== '<=>')) continue;
+    const a = passedThrough(c.left);
+    const b = passedThrough(c.right);
+    if (!a || !b || a.path.length !== 1 || b.path.length !== 1) continue;
+    const [l, r] = [scope.resolve(a).index, scope.resolve(b).index].sort((x, y) => x - y);
+    if (l < width && r >= width) pairs.push([l, r - width]);
+  }
+  return pairs;
+}
+
+function conjuncts(e: Expression): Expression[] {
+  return e.kind === 'binary' && e.op === 'and'
+    ? [...conjuncts(e.left), ...conjuncts(e.right)]
+    : [e];
 }
 
 /** Root to the first stateful operator in data-flow order (the one nearest the source). */
@@ -113,15 +162,23 @@ function pathToFirstStatefulOperator(plan: LogicalPlan): LogicalPlan[] {
   return isStateful(plan) ? [plan] : [];
 }
 
-/** The one streaming input a node reads, if it has exactly one. */
+/**
+ * The one streaming input a node reads, if it has exactly one. A union of streams is read as a
+ * whole by the operator above it (stage 1 runs the union), so only a stateful operator inside one
+ * of its inputs stops the split.
+ */
 function streamingInput(plan: LogicalPlan): LogicalPlan | undefined {
   const streaming = inputsOf(plan).filter((p) => p.isStreaming);
-  if (streaming.length > 1 && plan.kind === 'union') {
+  if (streaming.length > 1 && plan.kind === 'union' && streaming.some(hasStatefulOperator)) {
     throw new UnsupportedOperationError(
-      'a union of streams cannot be split into stages yet: each side would need its own stage 1. Run the query with one shard.',
+      'a union of streams with a stateful operator inside one of its inputs cannot be split into stages yet: each input would need its own stage 1. Run the query with one shard, or move the stateful operator above the union.',
     );
   }
   return streaming.length === 1 ? streaming[0] : undefined;
+}
+
+function hasStatefulOperator(plan: LogicalPlan): boolean {
+  return isStateful(plan) || inputsOf(plan).some(hasStatefulOperator);
 }
 
 function isStateful(plan: LogicalPlan): plan is Keyed | Extract<LogicalPlan, { kind: 'join' }> {
@@ -137,27 +194,41 @@ function isStateful(plan: LogicalPlan): plan is Keyed | Extract<LogicalPlan, { k
   }
 }
 
-/** The operator's key, as positions in its input; window keys left out (they follow event time). */
-function keyIndexes(operator: Keyed): number[] {
+/**
+ * One key of a keyed operator: a column of its input, or a grouping expression computed from
+ * several (stage 1 computes it, so stage 2 reads it as a column).
+ */
+type OperatorKey =
+  | { readonly kind: 'column'; readonly index: number }
+  | { readonly kind: 'computed'; readonly groupByIndex: number; readonly expression: Expression };
+
+/** The operator's keys, in order; window keys left out (they follow event time). */
+function operatorKeys(operator: Keyed): OperatorKey[] {
+  const columns = (indexes: readonly number[]): OperatorKey[] =>
+    indexes.map((index) => ({ kind: 'column', index }));
   switch (operator.kind) {
     case 'deduplicate':
-      return [...operator.keyIndexes];
+      return columns(operator.keyIndexes);
     case 'transformWithState':
-      return [...operator.keyIndices];
+      return columns(operator.keyIndices);
     case 'aggregate': {
       const scope = planScope(operator.input);
-      return operator.groupBy.flatMap((e) => {
+      return operator.groupBy.flatMap((e, groupByIndex): OperatorKey[] => {
         const inner = e.kind === 'alias' ? e.child : e;
         if (inner.kind === 'window' || inner.kind === 'sessionWindow') return [];
-        if (inner.kind !== 'column' || inner.path.length !== 1) {
-          throw new AnalysisError(
-            `grouping key ${JSON.stringify(e)} is computed, so the repartition stage cannot key its records by a column of stage 1's rows; compute it in a select (with an alias) before the groupBy.`,
-          );
+        const ref = passedThrough(e);
+        if (ref && ref.path.length === 1 && (inner.kind === 'column' || isCarried(operator, ref))) {
+          return [{ kind: 'column', index: scope.resolve(ref).index }];
         }
-        return [scope.resolve(inner).index];
+        return [{ kind: 'computed', groupByIndex, expression: inner }];
       });
     }
   }
+}
+
+/** Whether `ref` is a column the operator's input carries the source's partitioning value in. */
+function isCarried(operator: Keyed, ref: Extract<Expression, { kind: 'column' }>): boolean {
+  return carriedPartitionColumns(operator.input).has(planScope(operator.input).resolve(ref).index);
 }
 
 /** The output positions of `plan` that carry its source's partitioning value unchanged. */
@@ -171,7 +242,18 @@ function carriedPartitionColumns(plan: LogicalPlan): Set<number> {
       );
     case 'filter':
     case 'watermark':
+    case 'deduplicate':
       return carriedPartitionColumns(plan.input);
+    case 'aggregate': {
+      const below = carriedPartitionColumns(plan.input);
+      const scope = planScope(plan.input);
+      const out = new Set<number>();
+      plan.groupBy.forEach((e, i) => {
+        const ref = passedThrough(e);
+        if (ref && ref.path.length === 1 && below.has(scope.resolve(ref).index)) out.add(i);
+      });
+      return out;
+    }
     case 'project': {
       if (plan.generatorIndex !== undefined) return new Set();
       const below = carriedPartitionColumns(plan.input);
@@ -204,18 +286,84 @@ function declaredIndexes(input: LogicalPlan, names: readonly string[]): number[]
 }
 
 /**
- * Stage 1: the operator's input; for an aggregation only the columns its expressions use (and the
- * event-time column), since stage 2 needs no others. Dedup and transformWithState keep whole rows.
+ * Stage 1 and the names of its key columns: the operator's input; for an aggregation only the
+ * columns its expressions use (and the event-time column), followed by its computed keys, since
+ * stage 2 needs no others. Dedup and transformWithState keep whole rows.
  */
-function stage1Plan(operator: Keyed): LogicalPlan {
+function stage1Plan(
+  operator: Keyed,
+  keys: readonly OperatorKey[],
+): { stage1: LogicalPlan; keyColumns: string[] } {
   const input = operator.input;
-  if (operator.kind !== 'aggregate') return input;
-  const used = usedColumns(input, [...operator.groupBy, ...operator.aggregates]);
-  if (used === undefined || used.length === input.schema.fields.length) return input;
-  return project(
-    input,
-    used.map((i) => ({ kind: 'column', path: [input.schema.fields[i].name] })),
-  );
+  const fields = input.schema.fields;
+  const computed = keys.flatMap((k) => (k.kind === 'computed' ? [k] : []));
+  const computedNames = new Map<number, string>();
+  const keyColumns = (): string[] =>
+    keys.map((k) =>
+      k.kind === 'column' ? fields[k.index].name : computedNames.get(k.groupByIndex)!,
+    );
+  if (operator.kind !== 'aggregate') return { stage1: input, keyColumns: keyColumns() };
+  const plain = operator.groupBy.filter((_, i) => !computed.some((k) => k.groupByIndex === i));
+  const used = usedColumns(input, [...plain, ...operator.aggregates]) ?? [...fields.keys()];
+  if (computed.length === 0 && used.length === fields.length) {
+    return { stage1: input, keyColumns: keyColumns() };
+  }
+  const shipped = used.map((i) => fields[i].name);
+  requireUniqueNames(shipped, operator);
+  for (const k of computed) {
+    computedNames.set(
+      k.groupByIndex,
+      freshName(operator.schema.fields[k.groupByIndex].name, shipped),
+    );
+  }
+  const stage1 = project(input, [
+    ...used.map((i): Expression => ({ kind: 'column', path: [fields[i].name] })),
+    ...computed.map((k): Expression => ({
+      kind: 'alias',
+      child: k.expression,
+      name: computedNames.get(k.groupByIndex)!,
+    })),
+  ]);
+  return { stage1, keyColumns: keyColumns() };
+}
+
+/** `name`, or `name_2`, `name_3`, ... : the first not among `taken` (which it joins). */
+function freshName(name: string, taken: string[]): string {
+  const lower = new Set(taken.map((t) => t.toLowerCase()));
+  let candidate = name;
+  for (let n = 2; lower.has(candidate.toLowerCase()); n++) candidate = `${name}_${n}`;
+  taken.push(candidate);
+  return candidate;
+}
+
+function requireUniqueNames(names: readonly string[], operator: Keyed): void {
+  const lower = names.map((n) => n.toLowerCase());
+  const duplicate = lower.find((n, i) => lower.indexOf(n) !== i);
+  if (duplicate !== undefined) {
+    throw new AnalysisError(
+      `${describe(operator)} reads two columns named '${duplicate}', which the repartition stage cannot ship as one row: rename one of them (alias) before the groupBy.`,
+    );
+  }
+}
+
+/** The operator of stage 2: its computed grouping keys read from stage 1's columns of them. */
+function withComputedKeysRead(
+  operator: Keyed,
+  keys: readonly OperatorKey[],
+  keyColumns: readonly string[],
+): Keyed {
+  if (operator.kind !== 'aggregate') return operator;
+  const groupBy = [...operator.groupBy];
+  keys.forEach((k, i) => {
+    if (k.kind !== 'computed') return;
+    const name = operator.schema.fields[k.groupByIndex].name;
+    groupBy[k.groupByIndex] = {
+      kind: 'alias',
+      child: { kind: 'column', path: [keyColumns[i]] },
+      name,
+    };
+  });
+  return { ...operator, groupBy };
 }
 
 /** The input positions the expressions refer to, in input order; undefined when one is a star. */

@@ -20,6 +20,11 @@ export interface TransformWithStateSpec {
   readonly schema: StructType;
   /** A batch DataFrame grouped by the same keys: each key's one row sets up its state. */
   readonly initialState?: { readonly plan: LogicalPlan; readonly keys: readonly Expression[] };
+  /**
+   * The output column that carries event time on to the operators above (Spark's
+   * `eventTimeColumnName`): a timestamp column of `schema`, in event-time mode, over a watermark.
+   */
+  readonly eventTimeColumnName?: string;
 }
 
 const TIME_MODES: readonly TimeMode[] = ['none', 'processingTime', 'eventTime'];
@@ -58,6 +63,10 @@ export function transformWithState(
       `transformWithState(${processorName}): the initial state must be a batch DataFrame (read with read, not readStream).`,
     );
   }
+  const eventTimeColumnIndex =
+    spec.eventTimeColumnName === undefined
+      ? undefined
+      : outputEventTimeColumn(input, spec, processorName);
   return {
     kind: 'transformWithState',
     id: newPlanId(),
@@ -66,6 +75,7 @@ export function transformWithState(
     processor,
     processorName,
     timeMode: spec.timeMode,
+    ...(eventTimeColumnIndex === undefined ? {} : { eventTimeColumnIndex }),
     outputMode: spec.outputMode,
     stateVariables: stateVariableDeclarations(
       processor,
@@ -74,8 +84,65 @@ export function transformWithState(
       spec.outputMode,
     ),
     ...(initialState ? { initialState } : {}),
-    schema: spec.schema,
+    schema:
+      eventTimeColumnIndex === undefined
+        ? spec.schema
+        : withEventTime(spec.schema, eventTimeColumnIndex, input),
     isStreaming: input.isStreaming,
+  };
+}
+
+/**
+ * The position in the output of the column named by `eventTimeColumnName`, checked as Spark does:
+ * the processor runs in event-time mode over a watermark, and the column is a timestamp it returns.
+ */
+function outputEventTimeColumn(
+  input: LogicalPlan,
+  spec: TransformWithStateSpec,
+  processorName: string,
+): number {
+  const what = `transformWithState(${processorName}) with eventTimeColumnName '${spec.eventTimeColumnName}'`;
+  if (inputEventTime(input) === undefined) {
+    throw new AnalysisError(
+      `${what} needs a watermark on its input to carry on (Spark's CANNOT_ASSIGN_EVENT_TIME_COLUMN_WITHOUT_WATERMARK); add withWatermark before groupBy.`,
+    );
+  }
+  if (spec.timeMode !== 'eventTime') {
+    throw new AnalysisError(
+      `${what} runs in event-time mode, but timeMode is '${spec.timeMode}'; set timeMode 'eventTime'.`,
+    );
+  }
+  const fields = spec.schema.fields;
+  const index = fields.findIndex(
+    (f) => f.name.toLowerCase() === spec.eventTimeColumnName!.toLowerCase(),
+  );
+  if (index < 0) {
+    throw new AnalysisError(
+      `${what}: the output schema has no such column; it has ${fields.map((f) => f.name).join(', ')}.`,
+    );
+  }
+  if (fields[index].dataType.kind !== 'timestamp') {
+    throw new AnalysisError(
+      `${what}: the column is ${typeName(fields[index].dataType)}, but an event-time column is a timestamp.`,
+    );
+  }
+  return index;
+}
+
+/** The watermark delay of the input's event-time column, if it has one. */
+function inputEventTime(input: LogicalPlan): number | undefined {
+  return input.schema.fields.find((f) => f.metadata?.eventTimeDelayMicros !== undefined)?.metadata
+    ?.eventTimeDelayMicros;
+}
+
+/** `schema` with column `index` marked as the event-time column, with the input's delay. */
+function withEventTime(schema: StructType, index: number, input: LogicalPlan): StructType {
+  const delay = inputEventTime(input)!;
+  return {
+    ...schema,
+    fields: schema.fields.map((f, i) =>
+      i === index ? { ...f, metadata: { ...f.metadata, eventTimeDelayMicros: delay } } : f,
+    ),
   };
 }
 

@@ -62,7 +62,7 @@ function checkChainedStatefulOperators(plan: LogicalPlan, mode: OutputMode): voi
     if (!lower) continue;
     throw new UnsupportedOperationError(
       `A stateful operator over another one that emits rows that are not final is not supported (operator: ${operatorText(upper)} over ${operatorText(lower)}, mode: ${mode}): ` +
-        `in ${mode} mode the ${lower.kind} re-emits rows as they change, which can be older than the watermark and would be dropped as late by the ${upper.kind} above it. ` +
+        `${lower.kind === 'transformWithState' ? 'a processor in update mode' : `in ${mode} mode the ${lower.kind}`} re-emits rows as they change, which can be older than the watermark and would be dropped as late by the ${upper.kind} above it. ` +
         'Chain stateful operators in append mode, with a watermark.',
     );
   }
@@ -73,6 +73,7 @@ function isStatefulOperator(node: LogicalPlan): boolean {
   switch (node.kind) {
     case 'aggregate':
     case 'deduplicate':
+    case 'transformWithState':
       return node.isStreaming;
     case 'join':
       return node.left.isStreaming && node.right.isStreaming;
@@ -81,8 +82,12 @@ function isStatefulOperator(node: LogicalPlan): boolean {
   }
 }
 
-/** Whether a stateful operator emits, in `mode`, rows that a later batch may revise. */
+/**
+ * Whether a stateful operator emits, in `mode`, rows that a later batch may revise: an aggregation
+ * outside append mode, and a processor that declares update mode.
+ */
 function emitsRowsThatAreNotFinal(node: LogicalPlan, mode: OutputMode): boolean {
+  if (node.kind === 'transformWithState') return node.outputMode !== 'append';
   return node.kind === 'aggregate' && mode !== 'append';
 }
 
@@ -95,6 +100,8 @@ function operatorText(node: LogicalPlan): string {
       return `${deduplicateName(node)} on [${node.keyIndexes.map((i) => node.schema.fields[i].name).join(', ')}]`;
     case 'join':
       return `join ${node.joinType}`;
+    case 'transformWithState':
+      return `transformWithState(${node.processorName})`;
     default:
       return node.kind;
   }
@@ -105,8 +112,10 @@ function deduplicateName(node: Deduplicate): string {
 }
 
 /**
- * transformWithState on a stream: append or update mode (as in Spark); event-time mode needs a
- * watermark beneath it; and it is the query's only stateful operator (chains are not supported yet).
+ * transformWithState on a stream: append or update mode (as in Spark), and event-time mode needs a
+ * watermark beneath it. Chained with other stateful operators it follows their rules
+ * (checkChainedStatefulOperators); operators above it see event time only through its
+ * eventTimeColumnName.
  */
 function checkProcessors(plan: LogicalPlan, mode: OutputMode): void {
   const nodes = allNodes(plan);
@@ -128,14 +137,6 @@ function checkProcessors(plan: LogicalPlan, mode: OutputMode): void {
         `${what} with timeMode 'eventTime' needs a watermark on its input (mode: ${mode}); add withWatermark on the event-time column before groupBy.`,
       );
     }
-  }
-  const stateful = nodes.filter(
-    (n) => n.isStreaming && (n.kind === 'aggregate' || n.kind === 'transformWithState'),
-  );
-  if (processors.length > 0 && stateful.length > 1) {
-    throw new UnsupportedOperationError(
-      `transformWithState(${processors[0].processorName}) must be the only stateful operator of a streaming query for now (mode: ${mode}); run the other one on the sink's output.`,
-    );
   }
 }
 

@@ -4,9 +4,11 @@
  * the query's item collection and its shards' and nothing else; the unsharded query's template is
  * unchanged.
  */
-import { Match } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../functions/microbatch/configuration.js';
+import { ClickstreamStack } from '../../infra/clickstream-stack.js';
 import {
   functionStatements,
   mskIamInVpc,
@@ -136,5 +138,25 @@ describe('MicroBatchQuery with parallelism 2 and a repartition stage', () => {
     expect(() => mskIamInVpc({ repartitionStage: true })).toThrow(
       /repartitionStage needs a Kafka source and a parallelism above 1/,
     );
+  });
+});
+
+describe('the canonical ClickstreamStack with parallelism 4', () => {
+  it('runs its query split: the category it counts is parsed from the events, so both stages are scheduled', () => {
+    const template = Template.fromStack(
+      new ClickstreamStack(new App(), 'Clicks', {
+        bootstrapServers: ['b-1.clicks.kafka.eu-west-1.amazonaws.com:9098'],
+        topic: 'clicks',
+        mskClusterArn:
+          'arn:aws:kafka:eu-west-1:123456789012:cluster/clicks/11111111-2222-3333-4444-555555555555-1',
+        parallelism: 4,
+      }),
+    );
+    const events = Object.values(template.findResources('AWS::Scheduler::Schedule')).map((r) =>
+      inputOf((r as { Properties: ScheduleProperties }).Properties),
+    );
+    expect(events.filter((e) => e.stage === 1)).toHaveLength(4);
+    expect(events.filter((e) => e.stage === 2)).toHaveLength(4);
+    expect(events.filter((e) => e.stage === undefined)).toEqual([]);
   });
 });

@@ -165,6 +165,31 @@ describe('the Kafka sink', () => {
     }
   });
 
+  it('compresses record batches with gzip when kafka.compression.type says so, and refuses codecs it lacks', async () => {
+    const topic = uniqueName('gzip');
+    const session = new SluiceSession();
+    const input = session.memoryStream('key STRING, value STRING');
+    const query = await startKafka(session.readStream.memory(input), {
+      topic,
+      'kafka.compression.type': 'GZIP',
+    });
+    const rows = Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 3}`, value: `v${i}` }));
+    await feed(query, input, [rows]);
+    expect((await readTopic(topic)).map((r) => r.value).sort()).toEqual(
+      rows.map((r) => r.value).sort(),
+    );
+    const options = (type: string) =>
+      kafkaSinkOptions(
+        new Map([
+          ['kafka.bootstrap.servers', SERVERS()],
+          ['kafka.compression.type', type],
+        ]),
+      );
+    expect(options('gzip').compression).toBe('gzip');
+    expect(() => options('zstd')).toThrow(InvalidOptionError);
+    expect(() => options('snappy')).toThrow(/kafka.compression.type='snappy': use none or gzip/);
+  });
+
   for (const crashStep of ['sink', 'commit'] as const) {
     it(`gives a deduplicating consumer exactly the batch result after a crash right after '${crashStep}'`, async () => {
       const topic = uniqueName('crash');

@@ -36,17 +36,21 @@ function kafka(session: SluiceSession, topic: string, streaming: boolean): DataF
     .load();
 }
 
+/** The clicks parsed from the records' values, as one struct column `e`. */
+function parsed(input: DataFrame): DataFrame {
+  return input.select(
+    from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias('e'),
+  );
+}
+
 /** Clicks per category: not keyed by the input's key (the user), so the query splits. */
 function clicksByCategory(input: DataFrame): DataFrame {
-  return input
-    .select(
-      from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias(
-        'e',
-      ),
-    )
-    .select('e.*')
-    .groupBy(col('category'))
-    .agg(count().alias('n'));
+  return parsed(input).select('e.*').groupBy(col('category')).agg(count().alias('n'));
+}
+
+/** The same count grouped by an expression, which stage 1 computes for stage 2. */
+function clicksByParsedCategory(input: DataFrame): DataFrame {
+  return parsed(input).groupBy(col('e.category').alias('category')).agg(count().alias('n'));
 }
 
 /** `category n`: the last row each category got, over all the sinks. */
@@ -57,71 +61,78 @@ function finalCounts(rows: readonly RowObject[]): string[] {
 }
 
 describe('a split query run by stage and shard options', () => {
-  it("runs stage 1 into the repartition topic named after the query and stage 2 from it, ending equal to the batch query's counts", async () => {
-    const input = uniqueName('clicks');
-    const name = uniqueName('by-category');
-    const session = new SluiceSession();
-    const query = clicksByCategory(kafka(session, input, true));
-    const checkpoint = tempDir();
-    const sinks = [0, 1].map((j) => new MemorySink(query.schema, uniqueName(`stage2-${j}`)));
-    const run = async (stage: number, shard: number) => {
-      const q = await query.writeStream
-        .queryName(name)
-        .outputMode('update')
-        .sink(sinks[shard])
-        .option('checkpointLocation', checkpoint)
-        .option('parallelism', 2)
-        .option('shard', shard)
-        .option('stage', stage)
-        .option('repartition.kafka.bootstrap.servers', SERVERS())
-        .option('repartition.partitions', 4)
-        .start();
-      await q.processAllAvailable();
-      await q.stop();
-    };
+  for (const [grouping, byCategory] of [
+    ['a column', clicksByCategory],
+    ['an expression', clicksByParsedCategory],
+  ] as const) {
+    it(`runs stage 1 into the repartition topic named after the query and stage 2 from it, grouped by ${grouping}, ending equal to the batch query's counts`, async () => {
+      const input = uniqueName('clicks');
+      const name = uniqueName('by-category');
+      const session = new SluiceSession();
+      const query = byCategory(kafka(session, input, true));
+      const checkpoint = tempDir();
+      const sinks = [0, 1].map((j) => new MemorySink(query.schema, uniqueName(`stage2-${j}`)));
+      const run = async (stage: number, shard: number) => {
+        const q = await query.writeStream
+          .queryName(name)
+          .outputMode('update')
+          .sink(sinks[shard])
+          .option('checkpointLocation', checkpoint)
+          .option('parallelism', 2)
+          .option('shard', shard)
+          .option('stage', stage)
+          .option('repartition.kafka.bootstrap.servers', SERVERS())
+          .option('repartition.partitions', 4)
+          .start();
+        await q.processAllAvailable();
+        await q.stop();
+      };
 
-    await produce(input, clickRecords(30));
-    await run(1, 0);
-    await run(1, 1);
-    expect(sinks.flatMap((s) => s.rows())).toEqual([]); // stage 1 writes the topic, not the sink
-    await run(2, 0);
-    await run(2, 1);
-    await produce(input, clickRecords(30, 30));
-    for (const stage of [1, 2]) for (const shard of [0, 1]) await run(stage, shard);
+      await produce(input, clickRecords(30));
+      await run(1, 0);
+      await run(1, 1);
+      expect(sinks.flatMap((s) => s.rows())).toEqual([]); // stage 1 writes the topic, not the sink
+      await run(2, 0);
+      await run(2, 1);
+      await produce(input, clickRecords(30, 30));
+      for (const stage of [1, 2]) for (const shard of [0, 1]) await run(stage, shard);
 
-    const batch = await clicksByCategory(kafka(session, input, false)).collect();
-    const expected = finalCounts(batch);
-    expect(expected).toEqual(['books 20', 'games 20', 'music 20']);
-    expect(finalCounts(sinks.flatMap((s) => s.rows()))).toEqual(expected);
-    // each category is counted by one stage-2 shard only
-    const [zero, one] = sinks.map((s) => new Set(s.rows().map((r) => r.category)));
-    expect([...zero].filter((c) => one.has(c))).toEqual([]);
+      const batch = await byCategory(kafka(session, input, false)).collect();
+      const expected = finalCounts(batch);
+      expect(expected).toEqual(['books 20', 'games 20', 'music 20']);
+      expect(finalCounts(sinks.flatMap((s) => s.rows()))).toEqual(expected);
+      // each category is counted by one stage-2 shard only
+      const [zero, one] = sinks.map((s) => new Set(s.rows().map((r) => r.category)));
+      expect([...zero].filter((c) => one.has(c))).toEqual([]);
 
-    // the rows went through the topic the query's name gives; each stage and shard has its checkpoint
-    const topic = `sluice-${name}-repartition`;
-    const shuffled = await kafka(session, topic, false).filter(col('key').isNotNull()).count();
-    expect(shuffled).toBe(60);
-    for (const stage of [1, 2]) {
-      for (const shard of [0, 1]) {
-        expect(
-          existsSync(path.join(checkpoint, 'stages', String(stage), 'shards', String(shard))),
-        ).toBe(true);
+      // the rows went through the topic the query's name gives; each stage and shard has its checkpoint
+      const topic = `sluice-${name}-repartition`;
+      const shuffled = await kafka(session, topic, false).filter(col('key').isNotNull()).count();
+      expect(shuffled).toBe(60);
+      for (const stage of [1, 2]) {
+        for (const shard of [0, 1]) {
+          expect(
+            existsSync(path.join(checkpoint, 'stages', String(stage), 'shards', String(shard))),
+          ).toBe(true);
+        }
       }
-    }
-  });
+    });
+  }
 
   it('refuses a split query run as shards without a stage, a stage that does not exist, and a stage on a query that needs no split', () => {
     const session = new SluiceSession();
     const input = kafka(session, uniqueName('clicks'), true);
-    const start = (df: DataFrame, options: Record<string, number>) => () =>
-      df.writeStream
-        .queryName('q')
-        .outputMode('update')
-        .format('memory')
-        .option('checkpointLocation', tempDir())
-        .option('repartition.kafka.bootstrap.servers', SERVERS())
-        .optionsFrom(options)
-        .check();
+    const start =
+      (df: DataFrame, options: Record<string, number>, mode: 'update' | 'append' = 'update') =>
+      () =>
+        df.writeStream
+          .queryName('q')
+          .outputMode(mode)
+          .format('memory')
+          .option('checkpointLocation', tempDir())
+          .option('repartition.kafka.bootstrap.servers', SERVERS())
+          .optionsFrom(options)
+          .check();
     const split = clicksByCategory(input);
     const aligned = input.groupBy(col('key')).agg(count().alias('n'));
 
@@ -130,6 +141,22 @@ describe('a split query run by stage and shard options', () => {
     expect(start(split, { parallelism: 2, shard: 0, stage: 3 })).toThrow(/Stage 3 does not exist/);
     expect(start(aligned, { parallelism: 2, shard: 1, stage: 2 })).toThrow(StageSelectionError);
     expect(start(aligned, { parallelism: 2, shard: 1, stage: 2 })).toThrow(/needs no split/);
+    // a stream-stream join not on both sides' Kafka keys cannot split: refused, not run unsplit
+    const clicksAt = (alias: string) =>
+      parsed(kafka(session, uniqueName('clicks'), true))
+        .select(col('e.user').alias(`${alias}user`), col('e.ts').alias(`${alias}ts`))
+        .withWatermark(`${alias}ts`, '1 minute');
+    const joined = clicksAt('l').join(
+      clicksAt('r'),
+      col('luser')
+        .eq(col('ruser'))
+        .and(col('lts').eq(col('rts'))),
+    );
+    expect(start(joined, { parallelism: 2, shard: 0 }, 'append')).toThrow(StageSelectionError);
+    expect(start(joined, { parallelism: 2, shard: 0 }, 'append')).toThrow(
+      /runs as 2 shards, but a stream-stream join/,
+    );
+    expect(start(joined, { parallelism: 1 }, 'append')).not.toThrow();
     // the same queries without the misfit run as before: unsplit with one shard, aligned with two
     expect(start(split, { parallelism: 1 })).not.toThrow();
     expect(start(aligned, { parallelism: 2, shard: 1 })).not.toThrow();

@@ -12,7 +12,7 @@ import {
   sum,
   window,
 } from '../../core/index.js';
-import { AnalysisError, UnsupportedOperationError } from '../../core/errors.js';
+import { UnsupportedOperationError } from '../../core/errors.js';
 import { splitStages, type StageSplit } from '../../core/plan/stage-split.js';
 import { planOutline } from '../../core/testing/plan-outline.js';
 
@@ -191,10 +191,65 @@ describe('the stage split', () => {
     expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category', 'user']);
   });
 
-  it('refuses a computed grouping key, saying to compute it in a select first', () => {
-    const df = clicks().groupBy(col('category').cast('int')).agg(count().alias('n'));
-    expect(() => split(df)).toThrow(AnalysisError);
-    expect(() => split(df)).toThrow(/compute it in a select \(with an alias\) before the groupBy/);
+  it('computes a computed grouping key in stage 1 and groups stage 2 by its column', () => {
+    const query = clicksTopic()
+      .select(
+        from_json(col('value').cast('string'), 'ts TIMESTAMP, category STRING, user STRING').alias(
+          'e',
+        ),
+      )
+      .select(col('e'), col('e.ts').alias('ts'))
+      .withWatermark('ts', '5 minutes')
+      .groupBy(window(col('ts'), '10 minutes'), col('e.category').alias('category'))
+      .agg(count().alias('n'));
+    const result = split(query);
+    if (result.kind !== 'split') throw new Error(result.reason);
+    expect(result.keyColumns).toEqual(['category']);
+    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category']);
+    const stage2 = result.stage2(stage2Input);
+    expect(stage2.schema).toEqual(query.plan.schema);
+    expect(splitStages(stage2).kind).toBe('single');
+  });
+
+  it("names a computed key apart from the columns stage 1 ships, and keeps the key's output name", () => {
+    const query = clicks()
+      .groupBy(col('user'), col('category').cast('int'))
+      .agg(count().alias('n'), sum(col('category').cast('int')).alias('s'));
+    const result = split(query);
+    if (result.kind !== 'split') throw new Error(result.reason);
+    expect(result.keyColumns).toEqual(['user', 'category_2']);
+    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual([
+      'category',
+      'user',
+      'category_2',
+    ]);
+    expect(result.stage2(stage2Input).schema).toEqual(query.plan.schema);
+  });
+
+  it('splits an aggregation over a union of streams, stage 1 running the union', () => {
+    const result = split(clicks().union(clicks()).groupBy(col('category')).agg(count().alias('n')));
+    expect(result.kind).toBe('split');
+  });
+
+  it('refuses a stateful operator inside a union of streams', () => {
+    const counted = clicks().groupBy(col('category')).agg(count().alias('n'));
+    expect(() => split(counted.union(counted))).toThrow(UnsupportedOperationError);
+  });
+
+  it("runs a stream-stream join on both sides' Kafka keys unsplit, aligned", () => {
+    const left = clicksTopic()
+      .select(col('key'), col('timestamp'))
+      .withWatermark('timestamp', '1 minute');
+    const right = clicksTopic()
+      .select(col('key').alias('k2'), col('timestamp').alias('t2'))
+      .withWatermark('t2', '1 minute');
+    const joined = left.join(
+      right,
+      col('k2')
+        .eq(col('key'))
+        .and(col('timestamp').eq(col('t2'))),
+    );
+    expect(split(joined).kind).toBe('single');
   });
 
   it('refuses a stream-stream join, which would need both sides repartitioned', () => {
