@@ -11,6 +11,13 @@
  * columnar/adaptive-string-builder.ts), and fields the query does not read are checked but not
  * built (they come out null).
  *
+ * Within the fast path, a record of the shape the decoder learned (json-shape-decoder.ts: the
+ * keys of a record it read, their order and the text around the values) is read by that shape,
+ * which compares the text between values as bytes and reads each value by its field's type; any
+ * other record is scanned key by key (json-column-plan.ts). The shape is kept from batch to batch,
+ * and learned again from the next record scanned once RELEARN_AFTER_MISSES records in a row have
+ * missed it.
+ *
  * A record leaves the fast path, and is read by `from_json`'s own reader (JSON.parse and the
  * compiled reader of the schema, see json-text-reader.ts), when it is anything but standard JSON
  * that fits the schema, or when reading it in place would take more code than it is worth:
