@@ -1,9 +1,13 @@
 /**
  * The monthly bill of the canonical pipeline run as 100 shards at a million events a second, from
  * the cost model of monthly-bill.ts: the fixed part from the ClickstreamStack synthesized with
- * `parallelism: 100` (100 schedules, so 100 times the invocations), the variable part from the
- * invocation that `npm run bench:deploy` measures at 10,000 events a second (one shard's share),
- * and the request rates each shard puts on DynamoDB and S3 against their per-partition limits.
+ * `parallelism: 100` (its query splits at the repartition stage, so 100 shards of each of its two
+ * stages: 200 schedules), the variable part from the invocation that `npm run bench:deploy`
+ * measures at 10,000 events a second (one shard's share), priced for each stage's invocation (an
+ * upper bound: each stage does part of that invocation's work, stage 1 parsing the events and
+ * writing them to the repartition topic, stage 2 reading them back, counting and writing the
+ * sink), and the request rates each shard puts on DynamoDB and S3 against their per-partition
+ * limits.
  * Not a benchmark: it measures nothing itself. Run `npm run bench:deploy` and update MEASURED
  * from its "warm invocation, 10,000 events/s" line when the engine changes. `npx tsx bench/shard-sizing.ts`
  */
@@ -49,24 +53,27 @@ const template = Template.fromStack(
   }),
 ).toJSON();
 const query = deployedQuery(template);
-const perShardInvocations = query.invocationsPerMonth / SHARDS;
+/** Each shard runs both stages, each a micro-batch stream of its own (schedule, item collection). */
+const STAGES = 2;
+const streams = SHARDS * STAGES;
+const perShardInvocations = query.invocationsPerMonth / streams;
 const secondsPerMonth = 730 * 3600;
 const perShardPerSecond = (units: number) => (units * perShardInvocations) / secondsPerMonth;
 
 console.log(
-  `${SHARDS} shards, ${EVENTS_PER_SECOND / SHARDS} events/s each: ${query.invocationsPerMonth} invocations a month (${perShardInvocations} per shard)`,
+  `${SHARDS} shards of ${STAGES} stages, ${EVENTS_PER_SECOND / SHARDS} events/s each: ${query.invocationsPerMonth} invocations a month (${perShardInvocations} per stage and shard)`,
 );
 console.log(
-  `per shard item collection: ${perShardPerSecond(MEASURED.dynamoDbWriteUnits).toFixed(2)} WCU/s of ${LIMITS.wcuPerSecond}, ${perShardPerSecond(MEASURED.dynamoDbReadUnits).toFixed(3)} RCU/s of ${LIMITS.rcuPerSecond}; whole table ${(SHARDS * perShardPerSecond(MEASURED.dynamoDbWriteUnits)).toFixed(1)} WCU/s`,
+  `per (stage, shard) item collection: ${perShardPerSecond(MEASURED.dynamoDbWriteUnits).toFixed(2)} WCU/s of ${LIMITS.wcuPerSecond}, ${perShardPerSecond(MEASURED.dynamoDbReadUnits).toFixed(3)} RCU/s of ${LIMITS.rcuPerSecond}; whole table ${(streams * perShardPerSecond(MEASURED.dynamoDbWriteUnits)).toFixed(1)} WCU/s`,
 );
 console.log(
-  `state PUTs: ${perShardPerSecond(MEASURED.s3PutClass).toFixed(3)}/s per shard prefix, ${(SHARDS * perShardPerSecond(MEASURED.s3PutClass)).toFixed(2)}/s under the query's prefix, of ${LIMITS.s3PutPerSecond}`,
+  `state PUTs: ${perShardPerSecond(MEASURED.s3PutClass).toFixed(3)}/s per (stage, shard) prefix, ${(streams * perShardPerSecond(MEASURED.s3PutClass)).toFixed(2)}/s under the query's prefix, of ${LIMITS.s3PutPerSecond}`,
 );
 for (const factor of [1, 2]) {
   const lines = monthlyBill(query, {
     invocation: MEASURED,
-    dynamoDbStoredBytes: STORED.checkpointTableBytes * SHARDS,
-    s3StoredBytes: STORED.stateBucketBytes * SHARDS,
+    dynamoDbStoredBytes: STORED.checkpointTableBytes * streams,
+    s3StoredBytes: STORED.stateBucketBytes * streams,
     durationFactor: factor,
   });
   console.log(
@@ -76,14 +83,15 @@ for (const factor of [1, 2]) {
   console.log(`  ${'total'.padEnd(26)} ${billTotal(lines).toFixed(2).padStart(9)}`);
 }
 
-// The fan-out's own cost: one schedule per shard (what the construct does), against one schedule
-// starting a Step Functions Distributed Map over the shards each tick: the execution's start, the
-// Map state and its end, and per shard a child execution's start, its Lambda task and its end.
+// The fan-out's own cost: one schedule per stage and shard (what the construct does), against one
+// schedule starting a Step Functions Distributed Map over them each tick: the execution's start,
+// the Map state and its end, and per stage and shard a child execution's start, its Lambda task
+// and its end.
 const ticks = perShardInvocations;
-const transitionsPerTick = 3 + SHARDS * 3;
+const transitionsPerTick = 3 + streams * 3;
 console.log('\nFan-out per month (USD)');
 console.log(
-  `  one schedule per shard:        ${(query.invocationsPerMonth * SCHEDULER_USD_PER_INVOCATION).toFixed(2)} (${query.invocationsPerMonth} Scheduler invocations)`,
+  `  one schedule per stage, shard: ${(query.invocationsPerMonth * SCHEDULER_USD_PER_INVOCATION).toFixed(2)} (${query.invocationsPerMonth} Scheduler invocations)`,
 );
 console.log(
   `  Distributed Map per tick:      ${(ticks * (SCHEDULER_USD_PER_INVOCATION + transitionsPerTick * STEP_FUNCTIONS_USD_PER_STATE_TRANSITION)).toFixed(2)} (${ticks} schedule invocations, ${ticks * transitionsPerTick} state transitions)`,

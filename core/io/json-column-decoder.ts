@@ -11,6 +11,13 @@
  * columnar/adaptive-string-builder.ts), and fields the query does not read are checked but not
  * built (they come out null).
  *
+ * Within the fast path, a record of the shape the decoder learned (json-shape-decoder.ts: the
+ * keys of a record it read, their order and the text around the values) is read by that shape,
+ * which compares the text between values as bytes and reads each value by its field's type; any
+ * other record is scanned key by key (json-column-plan.ts). The shape is kept from batch to batch,
+ * and learned again from the next record scanned once RELEARN_AFTER_MISSES records in a row have
+ * missed it.
+ *
  * A record leaves the fast path, and is read by `from_json`'s own reader (JSON.parse and the
  * compiled reader of the schema, see json-text-reader.ts), when it is anything but standard JSON
  * that fits the schema, or when reading it in place would take more code than it is worth:
@@ -39,6 +46,7 @@ import {
   MalformedRecord,
   type ResolvedJsonParseOptions,
 } from './json-record.js';
+import { learnRecordShape, type RecordShape, type ShapeField } from './json-shape-decoder.js';
 import { JsonTextCursor, LeaveFastPath } from './json-text-cursor.js';
 import { TextBytes } from './json-text-bytes.js';
 import {
@@ -67,6 +75,8 @@ export interface DecodedJsonColumn {
   readonly malformedRecords: number;
   /** How many records left the fast path for `JSON.parse`; for benchmarks and tests, not for progress. */
   readonly generalRecords: number;
+  /** How many records the decoder of the learned record shape read (json-shape-decoder.ts); for benchmarks and tests. */
+  readonly shapeRecords: number;
 }
 
 /** Decodes columns of JSON texts for one `from_json` call. */
@@ -98,9 +108,15 @@ export function compileJsonColumnDecoder(
   const corruptIndex = corruptRecordIndex(schema, options.columnNameOfCorruptRecord, 'from_json()');
   const corruptColumn = corruptIndex >= 0 ? options.columnNameOfCorruptRecord : undefined;
   const read = readFields(schema, projection);
+  const shapeFields = schema.fields.map((f, i) => ({
+    name: f.name,
+    dataType: f.dataType,
+    read: read.includes(i),
+  }));
   return new ProjectedJsonDecoder(
     asNullable(schema),
     read,
+    shapeFields,
     compileRecordPlan(schema, (i) => read.includes(i), corruptColumn),
     compileJsonTextReader(schema, options.syntax, corruptColumn),
     malformedHandler(schema, options.mode, corruptIndex),
@@ -127,25 +143,45 @@ type RecordOutcome = 'row' | 'null' | 'dropped';
 /** UTF-8 decoding as `cast(binary as string)` does it, for the records the general reading takes. */
 const utf8 = new TextDecoder();
 
+/**
+ * Records in a row that the shape must miss before the decoder learns the shape of the next record
+ * it reads: a producer that changed its key order gets a new shape soon, and records of two
+ * shapes mixed keep the first one.
+ */
+const RELEARN_AFTER_MISSES = 16;
+/** Records whose shape cannot be learned (or does not read them), since a shape was last learned, before the decoder stops trying. */
+const MAX_LEARNING_FAILURES = 16;
+
 class ProjectedJsonDecoder implements JsonColumnDecoder {
   readonly dataType: StructType;
   private readonly read: readonly number[];
+  private readonly shapeFields: readonly ShapeField[];
   private readonly plan: RecordPlan;
   private readonly readText: JsonTextReader;
   private readonly onMalformed: MalformedHandler;
   private readonly cursor = new JsonTextCursor();
   private readonly textBytes = new TextBytes();
   private readonly slots: RecordSlots;
+  /** The shape learned from the records so far, kept across batches; null until one is learned. */
+  private shape: RecordShape | null = null;
+  /** Records the shape missed since it last read one. */
+  private shapeMisses = 0;
+  /** Records in a row whose shape could not be learned. */
+  private learningFailures = 0;
+  /** Records the shape read in the current `decode`. */
+  private shapeRecords = 0;
 
   constructor(
     dataType: StructType,
     read: readonly number[],
+    shapeFields: readonly ShapeField[],
     plan: RecordPlan,
     readText: JsonTextReader,
     onMalformed: MalformedHandler,
   ) {
     this.dataType = dataType;
     this.read = read;
+    this.shapeFields = shapeFields;
     this.plan = plan;
     this.readText = readText;
     this.onMalformed = onMalformed;
@@ -159,6 +195,7 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
     const nulls = new NullRows(n);
     const dropped: number[] = [];
     let generalRecords = 0;
+    this.shapeRecords = 0;
     for (let i = 0; i < n; i++) {
       const record = selected === null || selected[i] === 1 ? recordAt(input, i) : null;
       let outcome: RecordOutcome;
@@ -186,14 +223,48 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
       dropped: Int32Array.from(dropped),
       malformedRecords: dropped.length,
       generalRecords,
+      shapeRecords: this.shapeRecords,
     };
   }
 
-  /** Reads a record into the slots on the fast path; false when it needs the general reading. */
+  /**
+   * Reads a record into the slots on the fast path, by its shape when it has the learned one;
+   * false when it needs the general reading.
+   */
   private readFast(record: string | Uint8Array): boolean {
-    if (typeof record !== 'string') this.cursor.reset(record);
-    else if (!this.textBytes.write(record)) this.cursor.reset(record);
-    else this.cursor.resetBytes(this.textBytes.bytes, 0, this.textBytes.length);
+    const textBytes = this.textBytes;
+    if (typeof record !== 'string') {
+      textBytes.copy(record);
+    } else if (!textBytes.write(record)) {
+      // a lone surrogate: the record has no UTF-8 bytes, so it is scanned as a string
+      this.cursor.reset(record);
+      return this.readByPlan();
+    }
+    const bytes = textBytes.bytes;
+    const end = textBytes.length;
+    const shape = this.shape;
+    if (shape !== null) {
+      if (shape.decode(textBytes.view, bytes, 0, end, this.slots)) {
+        this.shapeRecords++;
+        this.shapeMisses = 0;
+        return true;
+      }
+      this.shapeMisses++;
+    }
+    this.cursor.resetBytes(bytes, 0, end);
+    if (!this.readByPlan()) return false;
+    if (
+      shape === null
+        ? this.learningFailures < MAX_LEARNING_FAILURES
+        : this.shapeMisses >= RELEARN_AFTER_MISSES
+    ) {
+      this.learnShape(bytes, end);
+    }
+    return true;
+  }
+
+  /** Reads the record at the cursor with the plan (the general fast path); false when it needs the general reading. */
+  private readByPlan(): boolean {
     try {
       this.plan.decode(this.cursor, this.slots);
       return true;
@@ -201,6 +272,18 @@ class ProjectedJsonDecoder implements JsonColumnDecoder {
       if (e instanceof LeaveFastPath) return false;
       throw e;
     }
+  }
+
+  /** Learns the shape of a record the plan has read, keeping the shape it had when it cannot. */
+  private learnShape(bytes: Uint8Array, end: number): void {
+    const learned = learnRecordShape(this.plan, this.shapeFields, bytes, 0, end);
+    this.shapeMisses = 0;
+    if (learned === null) {
+      this.learningFailures++;
+      return;
+    }
+    this.shape = learned;
+    this.learningFailures = 0;
   }
 
   private commitSlots(builders: readonly ColumnBuilder[]): void {

@@ -57,6 +57,8 @@ export type SlotCommitter = (slots: RecordSlots, builder: ColumnBuilder) => void
 export interface CompiledValue {
   readonly decode: ValueDecoder;
   readonly commit: SlotCommitter;
+  /** The value's slot (a struct's own slot), -1 for the ignored corrupt-record column, which has none. */
+  readonly slot: number;
 }
 
 /** The plan of the top-level struct: one compiled value per field, and the record's decoder. */
@@ -96,7 +98,6 @@ export function compileRecordPlan(
 /** A struct, compiled: its decoder takes an object only (a null is the caller's to read). */
 interface CompiledStruct extends CompiledValue {
   readonly fields: readonly CompiledValue[];
-  readonly slot: number;
 }
 
 class PlanCompiler {
@@ -105,10 +106,14 @@ class PlanCompiler {
   value(t: DataType, read: boolean): CompiledValue {
     if (t.kind === 'struct') {
       const compiled = this.struct(t, () => read, undefined);
-      return { decode: nullOr(compiled.slot, compiled.decode), commit: compiled.commit };
+      return {
+        decode: nullOr(compiled.slot, compiled.decode),
+        commit: compiled.commit,
+        slot: compiled.slot,
+      };
     }
     const slot = this.slotCount++;
-    return { decode: nullOr(slot, atomicDecoder(t, slot, read)), commit: committer(t, slot) };
+    return { decode: nullOr(slot, atomicDecoder(t, slot, read)), commit: committer(t, slot), slot };
   }
 
   struct(
@@ -167,6 +172,7 @@ class PlanCompiler {
 const IGNORED: CompiledValue = {
   decode: (cursor) => cursor.skipValue(),
   commit: (_slots, builder) => builder.appendNull(),
+  slot: -1,
 };
 
 /**

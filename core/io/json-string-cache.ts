@@ -23,6 +23,39 @@ export class JsonStringCache {
   /** Each slot's string as bytes (its codes: it is ASCII), compared with bytes: `charCodeAt` costs more than a byte read. */
   private readonly codes = new Array<Uint8Array>(SLOTS).fill(NO_CODES);
 
+  /**
+   * The string whose UTF-8 bytes are `bytes` from `start` to `end`, all ASCII (no escape, no
+   * character beyond 0x7f): the shape decoder (json-shape-decoder.ts) reads a value this way,
+   * without a cursor.
+   */
+  valueOfAscii(bytes: Uint8Array, start: number, end: number): string {
+    const length = end - start;
+    if (length > LONGEST_CACHED) return asciiText(bytes, start, end);
+    const slot =
+      length === 0
+        ? 0
+        : (length * 7 +
+            bytes[start] * 31 +
+            bytes[start + (length >> 1)] * 131 +
+            bytes[end - 1] * 17) &
+          (SLOTS - 1);
+    const cached = this.strings[slot];
+    if (cached.length === length) {
+      const codes = this.codes[slot];
+      if (codes.length === length) {
+        let k = 0;
+        while (k < length && bytes[start + k] === codes[k]) k++;
+        if (k === length) return cached;
+      } else if (matchesCodeUnitsOf(bytes, start, cached)) {
+        return cached;
+      }
+    }
+    const value = asciiText(bytes, start, end);
+    this.strings[slot] = value;
+    this.codes[slot] = bytes.slice(start, end);
+    return value;
+  }
+
   /** The content of the string the cursor read last, as `cursor.stringValue()` gives it. */
   valueOf(cursor: JsonTextCursor): string {
     const start = cursor.stringStart;
@@ -66,9 +99,22 @@ function slotOf(cursor: JsonTextCursor, start: number, length: number): number {
 
 /** True when the bytes at `start` are the code units of `cached`. */
 function matchesCodeUnits(cursor: JsonTextCursor, start: number, cached: string): boolean {
-  const bytes = cursor.bytes;
+  return matchesCodeUnitsOf(cursor.bytes, start, cached);
+}
+
+function matchesCodeUnitsOf(bytes: Uint8Array, start: number, cached: string): boolean {
   for (let k = 0; k < cached.length; k++) {
     if (bytes[start + k] !== cached.charCodeAt(k)) return false;
   }
   return true;
 }
+
+/** ASCII bytes as a string: short runs are faster by char codes than by a decoder. */
+function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start > LONGEST_CACHED) return longText.decode(bytes.subarray(start, end));
+  let text = '';
+  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i]);
+  return text;
+}
+
+const longText = new TextDecoder();

@@ -90,14 +90,16 @@ export class JsonTextCursor {
   /**
    * Points the cursor at a record held as the UTF-8 bytes from `start` to `end` of `bytes` (the
    * decoder writes a string record's bytes into one reused buffer: scanning bytes is several times
-   * faster than reading a string's code units).
+   * faster than reading a string's code units). `depth` is how many arrays and objects are open
+   * at `start`: the shape decoder (json-shape-decoder.ts) points the cursor at one value inside a
+   * record, and the nesting limit counts from the record's start.
    */
-  resetBytes(bytes: Uint8Array, start: number, end: number): void {
+  resetBytes(bytes: Uint8Array, start: number, end: number, depth = 0): void {
     this.bytes = bytes;
     this.isBytes = true;
     this.pos = start;
     this.end = end;
-    this.depth = 0;
+    this.depth = depth;
   }
 
   /** Points the cursor at the start of a record. */

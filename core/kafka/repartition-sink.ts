@@ -136,13 +136,18 @@ export class RepartitionSink implements Sink {
 }
 
 /**
- * The partition of an encoded key: FNV-1a (32 bits) of its bytes, mod `partitions`. Any fixed hash
- * does, as long as every stage-1 shard and version uses the same one: stage 2 only needs each key in
- * one partition.
+ * The partition of an encoded key: FNV-1a (32 bits) of its bytes, finished with MurmurHash3's
+ * 32-bit mixer, mod `partitions`. FNV-1a's low bits depend only on the low bits of each byte, so
+ * mod a power of two, without the mixer, short keys crowd into a few partitions (five category names
+ * into two of four). Any fixed hash does otherwise, as long as every stage-1 shard and version uses
+ * the same one: stage 2 only needs each key in one partition.
  */
 export function keyPartition(key: Uint8Array, partitions: number): number {
   let h = 0x811c9dc5;
   for (const b of key) h = Math.imul(h ^ b, 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  h ^= h >>> 16;
   return (h >>> 0) % partitions;
 }
 

@@ -244,30 +244,25 @@ function carriedPartitionColumns(plan: LogicalPlan): Set<number> {
     case 'watermark':
     case 'deduplicate':
       return carriedPartitionColumns(plan.input);
-    case 'aggregate': {
-      const below = carriedPartitionColumns(plan.input);
-      const scope = planScope(plan.input);
-      const out = new Set<number>();
-      plan.groupBy.forEach((e, i) => {
-        const ref = passedThrough(e);
-        if (ref && ref.path.length === 1 && below.has(scope.resolve(ref).index)) out.add(i);
-      });
-      return out;
-    }
-    case 'project': {
-      if (plan.generatorIndex !== undefined) return new Set();
-      const below = carriedPartitionColumns(plan.input);
-      const scope = planScope(plan.input);
-      const out = new Set<number>();
-      plan.exprs.forEach((e, i) => {
-        const ref = passedThrough(e);
-        if (ref && ref.path.length === 1 && below.has(scope.resolve(ref).index)) out.add(i);
-      });
-      return out;
-    }
+    case 'aggregate':
+      return carriedThrough(plan.input, plan.groupBy);
+    case 'project':
+      return plan.generatorIndex === undefined ? carriedThrough(plan.input, plan.exprs) : new Set();
     default:
       return new Set();
   }
+}
+
+/** The positions of `exprs` (evaluated over `input`) that pass on a column carrying the partitioning. */
+function carriedThrough(input: LogicalPlan, exprs: readonly Expression[]): Set<number> {
+  const below = carriedPartitionColumns(input);
+  const scope = planScope(input);
+  const out = new Set<number>();
+  exprs.forEach((e, i) => {
+    const ref = passedThrough(e);
+    if (ref && ref.path.length === 1 && below.has(scope.resolve(ref).index)) out.add(i);
+  });
+  return out;
 }
 
 /** The column an expression passes on unchanged: plainly, renamed, or cast to string. */

@@ -304,6 +304,81 @@ export function objectJson(t: StructType, strict: boolean): fc.Arbitrary<string>
   });
 }
 
+/**
+ * A value of a record of a shape: mostly one that fits, as a producer writes them, else anything,
+ * numbers of every form (at the edges of int and of exact integers) and other types' values.
+ */
+function shapedValue(t: DataType): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 10, arbitrary: validJson(t, true) },
+    { weight: 1, arbitrary: fc.constant('null') },
+    { weight: 2, arbitrary: fieldValue(t, false) },
+    { weight: 1, arbitrary: jsonNumber },
+    { weight: 1, arbitrary: fc.constantFrom(...ATOMIC_TYPES).chain((u) => validJson(u, true)) },
+  );
+}
+
+/** One member of a record of a shape: its key as written, and its value's arbitrary. */
+type ShapeMember = readonly [key: string, value: fc.Arbitrary<string>];
+
+/**
+ * Records of one producer, as the columnar decoder's learned shape (json-shape-decoder.ts) sees
+ * them: a template (some of the schema's fields and keys it lacks, in one order, with one spacing)
+ * whose values change from record to record (values that fit, nulls, values that do not fit,
+ * nearly JSON), and among them records of other shapes: its keys in another order, a key repeated
+ * (the last one winning), a key left out, other spacing, and malformed text.
+ */
+export function shapedRecords(t: StructType): fc.Arbitrary<(string | null)[]> {
+  const names = new Set(t.fields.map((f) => f.name));
+  const known = fc
+    .constantFrom(...t.fields)
+    .chain((f) =>
+      fc.tuple(fc.constant(f.name), stringLiteral(f.name), fc.constant(shapedValue(f.dataType))),
+    );
+  const unknown = jsonString
+    .filter((k) => !names.has(JSON.parse(k) as string))
+    .map((k) => [JSON.parse(k) as string, k, anyJson] as const);
+  const template = fc.tuple(
+    fc.uniqueArray(fc.oneof({ weight: 4, arbitrary: known }, { weight: 1, arbitrary: unknown }), {
+      minLength: 1,
+      maxLength: 6,
+      selector: ([name]) => name,
+    }),
+    whitespace,
+    whitespace,
+  );
+  return template.chain(([members, ws1, ws2]) => {
+    const shape: ShapeMember[] = members.map(([, key, value]) => [key, value]);
+    const write = (ms: readonly ShapeMember[], a = ws1, b = ws2) =>
+      fc
+        .tuple(...ms.map(([, value]) => value))
+        .map((vs) => `{${a}${ms.map(([k], i) => `${k}${b}:${a}${vs[i]}`).join(`${b},${a}`)}${b}}`);
+    const same = write(shape);
+    const reordered = fc
+      .shuffledSubarray(shape, { minLength: shape.length, maxLength: shape.length })
+      .chain((ms) => write(ms));
+    const repeated = fc.tuple(fc.nat(), fc.nat()).chain(([from, to]) => {
+      const ms = [...shape];
+      ms.splice(to % (ms.length + 1), 0, shape[from % shape.length]);
+      return write(ms);
+    });
+    const missing = fc.nat().chain((i) => write(shape.filter((_, k) => k !== i % shape.length)));
+    const respaced = fc.tuple(whitespace, whitespace).chain(([a, b]) => write(shape, a, b));
+    return fc.array(
+      fc.oneof(
+        { weight: 12, arbitrary: same },
+        { weight: 2, arbitrary: reordered },
+        { weight: 1, arbitrary: repeated },
+        { weight: 1, arbitrary: missing },
+        { weight: 1, arbitrary: respaced },
+        { weight: 2, arbitrary: malformed(same) },
+        { weight: 1, arbitrary: fc.constant(null) },
+      ),
+      { minLength: 10, maxLength: 40 },
+    );
+  });
+}
+
 /** Text that is not quite a record: cut short, with garbage, comments, single quotes, a BOM, nested too deep. */
 export function malformed(record: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const at = (text: string, position: number): number => position % (text.length + 1);
@@ -358,6 +433,19 @@ export const parseOptions: fc.Arbitrary<JsonParseOptions> = fc.record({
   allowSingleQuotes: fc.boolean(),
   allowNonNumericNumbers: fc.boolean(),
 });
+
+/** A schema, options and a projection, with records of one shape mostly, cut into batches decoded one after the other. */
+export const shapedCase = schemaAndCorruptColumn.chain(({ schema, corruptColumn }) =>
+  fc.record({
+    schema: fc.constant(schema),
+    options: parseOptions.map((o) =>
+      corruptColumn === undefined ? o : { ...o, columnNameOfCorruptRecord: corruptColumn },
+    ),
+    projection: fc.option(fc.subarray(schema.fields.map((f) => f.name)), { nil: undefined }),
+    records: shapedRecords(schema),
+    batchSize: fc.integer({ min: 1, max: 40 }),
+  }),
+);
 
 /** A schema, options and a projection, with records of every kind for it. */
 export const decodingCase = schemaAndCorruptColumn.chain(({ schema, corruptColumn }) =>

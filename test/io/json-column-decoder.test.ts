@@ -8,6 +8,7 @@ import { from_json } from '../../core/api/json-functions.js';
 import {
   compileJsonColumnDecoder,
   type DecodedJsonColumn,
+  type JsonColumnDecoder,
 } from '../../core/io/json-column-decoder.js';
 import {
   asNullable,
@@ -24,7 +25,14 @@ import {
 } from '../../core/types/data-types.js';
 import { parseSchema } from '../../core/types/type-names.js';
 import { bind } from '../expr/evaluate.js';
-import { dataType, decodingCase, objectJson, structOf, utf8Bytes } from './json-arbitraries.js';
+import {
+  dataType,
+  decodingCase,
+  objectJson,
+  shapedCase,
+  structOf,
+  utf8Bytes,
+} from './json-arbitraries.js';
 
 /** What from_json made of one row, evaluated row by row as the operators do today. */
 type Outcome = { readonly value: unknown } | { readonly dropped: true };
@@ -70,20 +78,24 @@ function expectedColumn(
   return builder.finish();
 }
 
-/** Decodes `records` both ways and checks the decoder against from_json row by row; returns the decoded column. */
+/**
+ * Decodes `records` both ways and checks the decoder against from_json row by row; returns the
+ * decoded column (undefined when from_json fails). `decoder` is a decoder of the same arguments
+ * that has decoded other columns already (a new one when it is omitted).
+ */
 function checkAgainstFromJson(
   schema: StructType,
   options: JsonParseOptions,
   records: readonly (string | Uint8Array | null)[],
   projection: readonly string[] | undefined,
   asBytes: boolean,
-): DecodedJsonColumn | undefined {
-  const reference = fromJsonRowByRow(schema, options, records, asBytes);
-  const decoder = compileJsonColumnDecoder(
+  decoder: JsonColumnDecoder = compileJsonColumnDecoder(
     schema,
     resolveJsonParseOptions(options, 'from_json()'),
     projection,
-  );
+  ),
+): DecodedJsonColumn | undefined {
+  const reference = fromJsonRowByRow(schema, options, records, asBytes);
   const input: Column = { kind: 'values', length: records.length, values: records };
   if (reference.error !== undefined) {
     const error = reference.error as Error;
@@ -135,6 +147,44 @@ describe('the columnar JSON decoder', () => {
       }),
       { numRuns: 600 },
     );
+  });
+
+  it('gives what from_json gives on records mostly of one shape, of other key orders, repeated keys and malformed, batch after batch', () => {
+    const withBytes = shapedCase.chain((c) =>
+      fc.record({
+        c: fc.constant(c),
+        asBytes: fc.boolean(),
+        bytes: fc.tuple(...c.records.map((r) => (r === null ? fc.constant(null) : utf8Bytes(r)))),
+      }),
+    );
+    let shapeRecords = 0;
+    fc.assert(
+      fc.property(withBytes, ({ c, asBytes, bytes }) => {
+        const records = asBytes ? bytes : c.records;
+        const decoder = compileJsonColumnDecoder(
+          c.schema,
+          resolveJsonParseOptions(c.options, 'from_json()'),
+          c.projection,
+        );
+        for (let from = 0; from < records.length; from += c.batchSize) {
+          const batch = records.slice(from, from + c.batchSize);
+          const decoded = checkAgainstFromJson(
+            c.schema,
+            c.options,
+            batch,
+            c.projection,
+            asBytes,
+            decoder,
+          );
+          // a query stops at its first failing batch
+          if (decoded === undefined) break;
+          shapeRecords += decoded.shapeRecords;
+        }
+      }),
+      { numRuns: 500 },
+    );
+    // the property is about the shape decoder: it must have read records, not left them all
+    expect(shapeRecords).toBeGreaterThan(1000);
   });
 
   it('reads every standard record that fits its schema without JSON.parse of the record', () => {
@@ -318,6 +368,51 @@ describe('the fast path', () => {
       null,
       [null, 'books', null, null],
     ]);
+  });
+
+  it('learns the shape of the first record and reads the records of that shape by it, across batches', () => {
+    const decoder = compileJsonColumnDecoder(CLICK, resolveJsonParseOptions({}, 'from_json()'), [
+      'ts',
+      'category',
+    ]);
+    const events = [0, 1, 2, 3].map(
+      (i) =>
+        `{"ts":"2026-01-01T00:00:0${i}.000Z","category":"c${i % 2}","user":"u${i}","page":"/p"}`,
+    );
+    for (const input of [events, events.map((e) => new TextEncoder().encode(e))]) {
+      const asBytes = input !== events;
+      const first = checkAgainstFromJson(CLICK, {}, input, ['ts', 'category'], asBytes, decoder);
+      const second = checkAgainstFromJson(CLICK, {}, input, ['ts', 'category'], asBytes, decoder);
+      expect([first?.shapeRecords, second?.shapeRecords]).toEqual([input === events ? 3 : 4, 4]);
+    }
+  });
+
+  it("reads records whose keys come in another order than the first record's without the shape, exactly", () => {
+    const texts = [
+      '{"ts":"2026-01-01T00:00:00Z","category":"a","user":"u"}',
+      '{"category":"b","ts":"2026-01-01T00:00:01Z","user":"u"}',
+      '{"ts":"2026-01-01T00:00:02Z","category":"c","user":"u","category":"d"}',
+      '{"ts":"2026-01-01T00:00:03Z", "category":"e","user":"u"}',
+      '{"ts":"2026-01-01T00:00:04Z","category":"f","user":"u"}',
+    ];
+    const decoded = checkAgainstFromJson(CLICK, { mode: 'FAILFAST' }, texts, undefined, false);
+    expect([decoded?.shapeRecords, decoded?.generalRecords]).toEqual([1, 0]);
+    expect(valueAt(decoded!.column, 2)).toEqual([
+      Date.UTC(2026, 0, 1, 0, 0, 2) * 1000,
+      'd',
+      'u',
+      null,
+    ]);
+  });
+
+  it('learns a new shape once records of the old one stop coming', () => {
+    const decoder = compileJsonColumnDecoder(CLICK, resolveJsonParseOptions({}, 'from_json()'));
+    const ordered = (i: number) => `{"category":"c${i}","user":"u"}`;
+    const reordered = (i: number) => `{"user":"u","category":"c${i}"}`;
+    const texts = [ordered(0), ...Array.from({ length: 40 }, (_, i) => reordered(i))];
+    const decoded = checkAgainstFromJson(CLICK, {}, texts, undefined, false, decoder);
+    // the 16th record of the new order, the 16th miss in a row, teaches the shape that reads the other 24
+    expect(decoded?.shapeRecords).toBe(24);
   });
 
   it('refuses a projection naming a field the schema lacks, as an internal error', () => {

@@ -163,4 +163,13 @@ describe('the repartition sink', () => {
     expect(records).toHaveLength(2 * (2 + 4));
     expect(stamps(1)).toEqual(stamps(0));
   });
+
+  it("spreads keys that differ only in their bytes' high bits over every partition", () => {
+    // without a final mix, FNV-1a mod 4 sees only the low 2 bits of each byte: all 64 in one
+    const keys = Array.from({ length: 64 }, (_, k) => Uint8Array.of(k * 4));
+    const perPartition = [0, 1, 2, 3].map(
+      (p) => keys.filter((key) => keyPartition(key, 4) === p).length,
+    );
+    expect(Math.min(...perPartition)).toBeGreaterThanOrEqual(8);
+  });
 });

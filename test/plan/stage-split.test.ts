@@ -252,6 +252,26 @@ describe('the stage split', () => {
     expect(split(joined).kind).toBe('single');
   });
 
+  it('runs a join of two counts by the Kafka key unsplit: the counts pass the key on', () => {
+    const counts = () =>
+      clicksTopic()
+        .withWatermark('timestamp', '1 minute')
+        .groupBy(window(col('timestamp'), '1 minute'), col('key'))
+        .agg(count().alias('n'));
+    const right = counts().select(
+      col('window').alias('w2'),
+      col('key').alias('k2'),
+      col('n').alias('n2'),
+    );
+    const joined = counts().join(
+      right,
+      col('key')
+        .eq(col('k2'))
+        .and(col('window').eq(col('w2'))),
+    );
+    expect(split(joined).kind).toBe('single');
+  });
+
   it('refuses a stream-stream join, which would need both sides repartitioned', () => {
     const left = clicks().withWatermark('ts', '1 minute');
     const right = clicks()
