@@ -2,17 +2,20 @@
  * The records of a repartition topic (docs/repartition-stage.md): what stage 1 writes and stage 2
  * reads, and the rule by which stage 2 drops records delivered again.
  *
- * Every record carries these headers, as UTF-8 decimal text (the query id as is):
- *   sluice-query   the id of the stage-1 query that wrote it (for tracing; the dedup key is the shard)
- *   sluice-stage   the stage that wrote it (1 for the repartition topic of a two-stage query)
- *   sluice-shard   the writing shard, 0 .. shards-1
- *   sluice-shards  how many shards the writing stage has
- *   sluice-batch   the batchId of the writing shard's micro-batch
- *   sluice-seq     the record's position in that batch's output: data rows 0 .. n-1, then the
- *                  batch's watermark markers, n + partition
- *   sluice-marker  present (value "1") only on a watermark marker: a record without a row, written
- *                  to every partition once the batch's rows are acknowledged; its value is the
- *                  largest event time of the batch's rows (decimal microseconds), or none.
+ * Every record carries one header, `sluice-stamp`, whose UTF-8 value is its stamp, fields joined by
+ * `|` (one header, not one per field: kafkajs encodes headers record by record, and six of them
+ * halved the writer's rate):
+ *   stage    the stage that wrote it (1 for the repartition topic of a two-stage query)
+ *   shard    the writing shard, 0 .. shards-1
+ *   shards   how many shards the writing stage has
+ *   batch    the batchId of the writing shard's micro-batch
+ *   seq      the record's position in that batch's output: data rows 0 .. n-1, then the batch's
+ *            watermark markers, n + partition
+ *   marker   1 on a watermark marker, else 0: a record without a row, written to every partition
+ *            once the batch's rows are acknowledged; its value is the largest event time of the
+ *            batch's rows (decimal microseconds), or none
+ *   query    the id of the stage-1 query that wrote it, last and as is (it may hold `|`); for
+ *            tracing, the dedup key is the shard
  *
  * The dedup rule: a shard's re-run batch writes the same rows in the same order (its intent fixes
  * its input, its state is the same version), so a record is identified by (shard, batch, seq). In
@@ -25,16 +28,11 @@ import { SourceError } from '../errors.js';
 import type { KafkaHeader } from './kafka-partition-reader.js';
 import type { OutgoingHeader } from './kafka-record-writer.js';
 
-/** The header names, as the module doc describes them. */
-export const REPARTITION_HEADERS = {
-  query: 'sluice-query',
-  stage: 'sluice-stage',
-  shard: 'sluice-shard',
-  shards: 'sluice-shards',
-  batch: 'sluice-batch',
-  seq: 'sluice-seq',
-  marker: 'sluice-marker',
-} as const;
+/** The stamp's header, as the module doc describes it. */
+export const STAMP_HEADER = 'sluice-stamp';
+
+/** The stamp's fields before the query id, in the header's order. */
+const STAMP_FIELDS = ['stage', 'shard', 'shards', 'batch', 'seq', 'marker'] as const;
 
 /** Which shard of which stage writes; the same shape as the scale-out's ShardIdentity. */
 export interface WritingShard {
@@ -54,42 +52,29 @@ export interface RecordStamp extends WritingShard {
 
 /** The headers of a record with `stamp`. */
 export function stampHeaders(stamp: RecordStamp): OutgoingHeader[] {
-  const h = REPARTITION_HEADERS;
-  return [
-    { key: h.query, value: stamp.queryId },
-    { key: h.stage, value: String(stamp.stage) },
-    { key: h.shard, value: String(stamp.shard) },
-    { key: h.shards, value: String(stamp.shards) },
-    { key: h.batch, value: String(stamp.batchId) },
-    { key: h.seq, value: String(stamp.seq) },
-    ...(stamp.marker ? [{ key: h.marker, value: '1' }] : []),
-  ];
+  const { stage, shard, shards, batchId, seq, marker, queryId } = stamp;
+  const value = `${stage}|${shard}|${shards}|${batchId}|${seq}|${marker ? 1 : 0}|${queryId}`;
+  return [{ key: STAMP_HEADER, value }];
 }
 
-/** The stamp a record's headers give; `where` names the record in the error when one is missing. */
+/** The stamp a record's headers give; `where` names the record in the error when it has none. */
 export function readStamp(headers: readonly KafkaHeader[], where: string): RecordStamp {
-  const text = (key: string): string | undefined => {
-    const h = headers.find((x) => x.key === key);
-    return h?.value ? new TextDecoder().decode(h.value) : undefined;
-  };
-  const number = (key: string): number => {
-    const value = Number(text(key));
-    if (text(key) === undefined || !Number.isSafeInteger(value) || value < 0) {
-      throw new SourceError(
-        `${where} has no valid ${key} header (${text(key) ?? 'none'}), so it was not written by a repartition sink; give the repartition stage a topic of its own that nothing else writes to.`,
-      );
-    }
-    return value;
-  };
-  return {
-    queryId: text(REPARTITION_HEADERS.query) ?? '',
-    stage: number(REPARTITION_HEADERS.stage),
-    shard: number(REPARTITION_HEADERS.shard),
-    shards: number(REPARTITION_HEADERS.shards),
-    batchId: number(REPARTITION_HEADERS.batch),
-    seq: number(REPARTITION_HEADERS.seq),
-    marker: text(REPARTITION_HEADERS.marker) === '1',
-  };
+  const header = headers.find((h) => h.key === STAMP_HEADER);
+  const text = header?.value ? new TextDecoder().decode(header.value) : undefined;
+  const parts = text?.split('|') ?? [];
+  const fields = parts.slice(0, STAMP_FIELDS.length);
+  const valid =
+    parts.length > STAMP_FIELDS.length &&
+    fields.every((f) => /^\d{1,15}$/.test(f)) &&
+    (fields[5] === '0' || fields[5] === '1');
+  if (!valid) {
+    throw new SourceError(
+      `${where} has no valid ${STAMP_HEADER} header (${text ?? 'none'}; expected ${STAMP_FIELDS.join('|')}|query), so it was not written by a repartition sink; give the repartition stage a topic of its own that nothing else writes to.`,
+    );
+  }
+  const [stage, shard, shards, batchId, seq, marker] = fields.map(Number);
+  const queryId = parts.slice(STAMP_FIELDS.length).join('|');
+  return { queryId, stage, shard, shards, batchId, seq, marker: marker === 1 };
 }
 
 /** The highest (batchId, seq) admitted from a shard, in one partition. */

@@ -121,16 +121,24 @@ describe('the dedup rule of the repartition source', () => {
     );
   });
 
-  it('round-trips the headers of a record', () => {
+  it('round-trips the stamp header of a record, a query id with | in it too', () => {
+    const encoded = (s: RecordStamp) =>
+      stampHeaders(s).map((h) => ({
+        key: h.key,
+        value: new TextEncoder().encode(String(h.value)),
+      }));
     const s = stamp(1, 42, 7, true);
-    const headers = stampHeaders(s).map((h) => ({
-      key: h.key,
-      value: new TextEncoder().encode(String(h.value)),
-    }));
-    expect(readStamp(headers, 'record t-0@3')).toEqual(s);
-    expect(() => readStamp(headers.slice(1, 4), 'record t-0@3')).toThrow(
-      /record t-0@3 has no valid sluice-batch header/,
+    expect(readStamp(encoded(s), 'record t-0@3')).toEqual(s);
+    const piped = { ...stamp(0, 3, 2, false), queryId: 'clicks|eu' };
+    expect(readStamp(encoded(piped), 'record t-0@3')).toEqual(piped);
+    expect(() => readStamp([], 'record t-0@3')).toThrow(
+      /record t-0@3 has no valid sluice-stamp header \(none;/,
     );
+    const bad = (value: string) => () =>
+      readStamp([{ key: 'sluice-stamp', value: new TextEncoder().encode(value) }], 'record t-0@3');
+    for (const value of ['1|0|2|7', '1||2|7|3|0|q', '1|0|2|7|3|2|q', '1|0|-2|7|3|0|q']) {
+      expect(bad(value)).toThrow(/has no valid sluice-stamp header/);
+    }
   });
 });
 
