@@ -77,9 +77,9 @@ export function splitStages(plan: LogicalPlan, options: StageSplitOptions = {}):
     return { kind: 'single', reason: 'no stateful operator: every shard runs the whole query' };
   }
   if (operator.kind === 'join') return alignedJoin(operator);
-  const keys = operatorKeys(operator);
-  const name = describe(operator);
   const carried = carriedPartitionColumns(operator.input);
+  const keys = operatorKeys(operator, carried);
+  const name = describe(operator);
   const columns = keys.flatMap((k) => (k.kind === 'column' ? [k.index] : []));
   const declared = declaredIndexes(operator.input, options.partitionedBy ?? []);
   if (columns.some((k) => carried.has(k))) {
@@ -202,8 +202,11 @@ type OperatorKey =
   | { readonly kind: 'column'; readonly index: number }
   | { readonly kind: 'computed'; readonly groupByIndex: number; readonly expression: Expression };
 
-/** The operator's keys, in order; window keys left out (they follow event time). */
-function operatorKeys(operator: Keyed): OperatorKey[] {
+/**
+ * The operator's keys, in order; window keys left out (they follow event time). A key that casts a
+ * column of `carried` (the input's partitioning columns) to a string is that column.
+ */
+function operatorKeys(operator: Keyed, carried: ReadonlySet<number>): OperatorKey[] {
   const columns = (indexes: readonly number[]): OperatorKey[] =>
     indexes.map((index) => ({ kind: 'column', index }));
   switch (operator.kind) {
@@ -217,18 +220,14 @@ function operatorKeys(operator: Keyed): OperatorKey[] {
         const inner = e.kind === 'alias' ? e.child : e;
         if (inner.kind === 'window' || inner.kind === 'sessionWindow') return [];
         const ref = passedThrough(e);
-        if (ref && ref.path.length === 1 && (inner.kind === 'column' || isCarried(operator, ref))) {
-          return [{ kind: 'column', index: scope.resolve(ref).index }];
+        const index = ref && ref.path.length === 1 ? scope.resolve(ref).index : undefined;
+        if (index !== undefined && (inner.kind === 'column' || carried.has(index))) {
+          return [{ kind: 'column', index }];
         }
         return [{ kind: 'computed', groupByIndex, expression: inner }];
       });
     }
   }
-}
-
-/** Whether `ref` is a column the operator's input carries the source's partitioning value in. */
-function isCarried(operator: Keyed, ref: Extract<Expression, { kind: 'column' }>): boolean {
-  return carriedPartitionColumns(operator.input).has(planScope(operator.input).resolve(ref).index);
 }
 
 /** The output positions of `plan` that carry its source's partitioning value unchanged. */
