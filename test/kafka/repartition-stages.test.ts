@@ -167,6 +167,11 @@ function finalCounts(sinks: readonly MemorySink[]): string[] {
   return [...last.values()].map((r) => `${String(r.category)} ${String(r.n)}`).sort();
 }
 
+/** Clicks per category in 10-minute windows. */
+function windowed(clicks: DataFrame): DataFrame {
+  return clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
+}
+
 describe('a query split into two stages through a repartition topic', () => {
   it("drops the copies a re-run stage-1 batch delivers and ends equal to the batch query's counts", async () => {
     const input = uniqueName('clicks');
@@ -209,8 +214,6 @@ describe('a query split into two stages through a repartition topic', () => {
   it("admits no row above the slowest stage-1 shard's event time, and then counts windows as the batch query does up to it", async () => {
     const input = uniqueName('clicks');
     const session = new SluiceSession();
-    const windowed = (clicks: DataFrame) =>
-      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
     const stages = twoStages(
       session,
       windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
@@ -249,8 +252,6 @@ describe('a query split into two stages through a repartition topic', () => {
   it("closes a stage-2 shard's windows once every stage-1 shard's markers pass them, though its own keys get no more clicks, as the unsplit query's watermark does", async () => {
     const input = uniqueName('clicks');
     const session = new SluiceSession();
-    const windowed = (clicks: DataFrame) =>
-      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
     const stages = twoStages(
       session,
       windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
@@ -292,8 +293,6 @@ describe('a query split into two stages through a repartition topic', () => {
   it("drops no row of a stage-1 batch held back in part as late: stage 2's watermark stays below the rows it read and held back", async () => {
     const input = uniqueName('clicks');
     const session = new SluiceSession();
-    const windowed = (clicks: DataFrame) =>
-      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
     const stages = twoStages(
       session,
       windowed(clicks(kafkaInput(session, input)).withWatermark('ts', '10 minutes')),
@@ -332,8 +331,6 @@ describe('a query split into two stages through a repartition topic', () => {
   it('leaves out a stage-1 shard whose partitions stay empty once the idle timeout has passed', async () => {
     const input = uniqueName('clicks');
     const session = new SluiceSession();
-    const windowed = (clicks: DataFrame) =>
-      clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
     const IDLE_MS = 300;
     const stages = twoStages(
       session,
