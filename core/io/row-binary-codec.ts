@@ -1,9 +1,12 @@
 /**
  * A compact binary encoding of engine rows, directed by their schema (the idea of Avro's binary
  * encoding): both ends know the schema, so a value carries no field names and no type tags. The
- * repartition stage writes each stage-1 row as one Kafka record value in it.
+ * repartition stage writes stage-1 rows in it, many to a Kafka record (a page of rows), and each
+ * record's key columns as its own encoded row.
  *
- * Layout of an encoded row: the format version byte (1), then the row as a struct.
+ * Layout of an encoded row: the format version byte (1), then the row as a struct. A page of rows
+ * is the version byte, the number of rows (4 bytes, little-endian: rows of a schema without fields
+ * take no bytes), then each row's struct, one after the other.
  * - struct: a null bitmap (one bit per field, LSB first), then each non-null field in order;
  * - array: element count (varint), a null bitmap of the elements, then each non-null element;
  * - map: entry count, then each key (never null) followed by a null bit byte and the value;
@@ -41,13 +44,7 @@ export function encodeRow(row: Row, schema: StructType): Uint8Array {
 
 /** Decodes a row of `schema` that `encodeRow` wrote. */
 export function decodeRow(bytes: Uint8Array, schema: StructType): Row {
-  const input = new ByteReader(bytes);
-  const version = input.byte();
-  if (version !== FORMAT_VERSION) {
-    throw new RowEncodingError(
-      `an encoded row starts with format version ${version}, but this version of Sluice reads version ${FORMAT_VERSION}; run stage 1 and stage 2 on the same version.`,
-    );
-  }
+  const input = versionedReader(bytes);
   const row = readStruct(input, schema);
   if (!input.atEnd()) {
     throw new RowEncodingError(
@@ -55,6 +52,69 @@ export function decodeRow(bytes: Uint8Array, schema: StructType): Row {
     );
   }
   return row;
+}
+
+/**
+ * Encodes rows of one schema into one page, one after another (module doc): one value to send and
+ * to read, where rows encoded alone are one each.
+ */
+export class RowPageEncoder {
+  private readonly out = new ByteWriter();
+  private rows = 0;
+
+  constructor(private readonly schema: StructType) {
+    this.out.byte(FORMAT_VERSION);
+    this.out.uint32(0);
+  }
+
+  /** Appends `row`. */
+  add(row: Row): void {
+    writeStruct(this.out, row, this.schema, 'row');
+    this.rows++;
+  }
+
+  /** How many rows the page holds. */
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  /** The page's size so far, in bytes. */
+  get byteLength(): number {
+    return this.out.length;
+  }
+
+  /** The page's bytes. */
+  finish(): Uint8Array {
+    const bytes = this.out.bytes();
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(1, this.rows, true);
+    return bytes;
+  }
+}
+
+/** Decodes the rows of `schema` of a page RowPageEncoder wrote, in order. */
+export function decodeRowPage(bytes: Uint8Array, schema: StructType): Row[] {
+  const input = versionedReader(bytes);
+  const count = input.uint32();
+  const rows: Row[] = [];
+  for (let i = 0; i < count; i++) rows.push(readStruct(input, schema));
+  if (!input.atEnd()) {
+    throw new RowEncodingError(
+      `a page of ${count} encoded rows has ${bytes.length - input.position} bytes after its last row; the writer used another schema.`,
+    );
+  }
+  return rows;
+}
+
+/** A reader positioned after the format version byte, which must be this version's. */
+function versionedReader(bytes: Uint8Array): ByteReader {
+  const input = new ByteReader(bytes);
+  const version = input.byte();
+  if (version !== FORMAT_VERSION) {
+    throw new RowEncodingError(
+      `an encoded row starts with format version ${version}, but this version of Sluice reads version ${FORMAT_VERSION}; run stage 1 and stage 2 on the same version.`,
+    );
+  }
+  return input;
 }
 
 function writeStruct(out: ByteWriter, row: Row, type: StructType, path: string): void {
@@ -105,7 +165,7 @@ function writeValue(out: ByteWriter, v: unknown, type: DataType, path: string): 
     case 'boolean':
       return out.byte(v ? 1 : 0);
     case 'string':
-      return out.blob(new TextEncoder().encode(v as string));
+      return out.text(v as string);
     case 'binary':
       return out.blob(v as Uint8Array);
     case 'interval': {
@@ -147,7 +207,7 @@ function readValue(input: ByteReader, type: DataType): unknown {
     case 'boolean':
       return input.byte() === 1;
     case 'string':
-      return new TextDecoder().decode(input.blob());
+      return UTF8_DECODER.decode(input.blob());
     case 'binary':
       return input.blob().slice();
     case 'interval':
@@ -164,10 +224,14 @@ function integer(v: unknown, kind: string, path: string): number {
   );
 }
 
+const UTF8_ENCODER = new TextEncoder();
+const UTF8_DECODER = new TextDecoder();
+
 /** A growing byte buffer. */
 class ByteWriter {
   private buffer = new Uint8Array(64);
-  private length = 0;
+  private view = new DataView(this.buffer.buffer);
+  length = 0;
 
   byte(b: number): void {
     this.reserve(1);
@@ -188,9 +252,15 @@ class ByteWriter {
     }
   }
 
+  uint32(n: number): void {
+    this.reserve(4);
+    this.view.setUint32(this.length, n, true);
+    this.length += 4;
+  }
+
   float64(x: number): void {
     this.reserve(8);
-    new DataView(this.buffer.buffer).setFloat64(this.length, x, true);
+    this.view.setFloat64(this.length, x, true);
     this.length += 8;
   }
 
@@ -199,6 +269,26 @@ class ByteWriter {
     this.reserve(bytes.length);
     this.buffer.set(bytes, this.length);
     this.length += bytes.length;
+  }
+
+  /** A string as its UTF-8 byte length, then the bytes: the same bytes as blob of its UTF-8. */
+  text(s: string): void {
+    // a UTF-16 code unit is at most 3 bytes of UTF-8; a length below 8192 is a 2-byte varint at most
+    const most = s.length * 3;
+    if (most >= 8192) return this.blob(UTF8_ENCODER.encode(s));
+    // encoded in place behind room for the length, not into a new array per string
+    this.reserve(2 + most);
+    const at = this.length;
+    const { written } = UTF8_ENCODER.encodeInto(s, this.buffer.subarray(at + 2));
+    if (written < 64) {
+      this.buffer.copyWithin(at + 1, at + 2, at + 2 + written);
+      this.buffer[at] = written * 2;
+      this.length = at + 1 + written;
+    } else {
+      this.buffer[at] = (written % 64) * 2 + 128;
+      this.buffer[at + 1] = Math.floor(written / 64);
+      this.length = at + 2 + written;
+    }
   }
 
   bitmap(n: number, isSet: (i: number) => boolean): void {
@@ -218,12 +308,14 @@ class ByteWriter {
     const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.length + n));
     grown.set(this.buffer.subarray(0, this.length));
     this.buffer = grown;
+    this.view = new DataView(grown.buffer);
   }
 }
 
 /** Reads what ByteWriter wrote; running past the end is a RowEncodingError. */
 class ByteReader {
   position = 0;
+  private view: DataView | undefined;
 
   constructor(private readonly data: Uint8Array) {}
 
@@ -249,11 +341,18 @@ class ByteReader {
     return negative ? -magnitude : magnitude;
   }
 
+  uint32(): number {
+    this.need(4);
+    const n = this.dataView().getUint32(this.position, true);
+    this.position += 4;
+    return n;
+  }
+
   float64(): number {
     this.need(8);
-    const view = new DataView(this.data.buffer, this.data.byteOffset + this.position, 8);
+    const x = this.dataView().getFloat64(this.position, true);
     this.position += 8;
-    return view.getFloat64(0, true);
+    return x;
   }
 
   blob(): Uint8Array {
@@ -271,6 +370,11 @@ class ByteReader {
       for (let i = start; i < Math.min(n, start + 8); i++) out.push((b & (1 << (i - start))) !== 0);
     }
     return out;
+  }
+
+  private dataView(): DataView {
+    this.view ??= new DataView(this.data.buffer, this.data.byteOffset, this.data.byteLength);
+    return this.view;
   }
 
   private need(n: number): void {

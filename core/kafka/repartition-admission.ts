@@ -13,14 +13,16 @@
  * - The watermark rule: stage 2 must not run ahead of stage 1's slowest shard. Each stage-1 shard's
  *   markers say how far its event times have come; the ceiling is the minimum over all stage-1
  *   shards (a shard not heard from yet counts as -infinity). A batch admits, per partition, the
- *   records up to the first new row whose event time is above the ceiling, and stops there: stage
- *   2's largest event time, and so its own watermark (largest - delay), never passes what every
- *   stage-1 shard has reached. The records behind it wait for the slow shard's next markers.
+ *   records up to the first new page with an event time above the ceiling (a page's largest event
+ *   time is in its header, repartition-records.ts), and stops there: stage 2's largest event time,
+ *   and so its own watermark (largest - delay), never passes what every stage-1 shard has reached.
+ *   The records behind it wait for the slow shard's next markers.
  * - The rows held back: a stage-1 batch's rows are in no event-time order (its shard writes the rows
- *   of one source partition, then of the next, each over the batch's whole span), so the rows behind
- *   the stop may be older than every row admitted before it. The position keeps the least event
- *   time of the new rows held back, and stage 2's watermark stays below it (repartition-source.ts,
- *   eventTimeLimit): they are admitted later, and must not be late then.
+ *   of one source partition, then of the next, each over the batch's whole span; and a page held
+ *   back holds rows below the ceiling too), so the rows behind the stop may be older than every row
+ *   admitted before it. The position keeps the least event time of the new rows held back, and
+ *   stage 2's watermark stays below it (repartition-source.ts, eventTimeLimit): they are admitted
+ *   later, and must not be late then.
  * - Idle stage-1 shards: a stage-1 shard whose partitions have no input runs no batch and sends no
  *   marker. As a shard of an unsplit query is left out of the query watermark (query-watermark.ts),
  *   a stage-1 shard is left out of the ceiling while it is idle: its last marker with an event time
@@ -32,14 +34,19 @@ import { DEFAULT_SHARD_IDLE_TIMEOUT_MS } from '../checkpoint/shard-identity.js';
 import type { Row } from '../types/row.js';
 import { type AdmittedPosition, isNewRecord, type RecordStamp } from './repartition-records.js';
 
-/** One record of the topic, decoded. */
+/** One record of the topic, decoded as far as admission needs. */
 export interface StampedRecord {
   readonly offset: number;
   readonly stamp: RecordStamp;
-  /** A data record's row; none for a marker. */
-  readonly row?: Row;
-  /** A data record's event time, or a marker's largest event time; null when it has none. */
+  /**
+   * A data record's page of rows, decoded when called: planning a batch needs only the page's
+   * event times. None for a marker.
+   */
+  readonly rows?: () => readonly Row[];
+  /** The largest event time of a page's rows, or a marker's; null when it has none. */
   readonly eventTime: number | null;
+  /** The least event time of a page's rows; null or absent when it has none. */
+  readonly leastEventTime?: number | null;
   /** A marker's Kafka timestamp (when stage 1 wrote it), for the idleness rule; none if unknown. */
   readonly timestampMs?: number;
 }
@@ -82,7 +89,8 @@ export interface PartitionRead {
 /** What a walk over the records admitted. */
 export interface Admission {
   readonly position: RepartitionPosition;
-  readonly rows: Row[];
+  /** The pages admitted, in the order walked (admittedRows decodes them). */
+  readonly pages: readonly StampedRecord[];
   /** Records dropped as copies of records admitted before. */
   readonly duplicates: number;
   /** Records left for a later batch by the watermark rule. */
@@ -115,8 +123,8 @@ export function eventTimeCeiling(
 }
 
 /**
- * Walks each partition's records in offset order from `from`: drops copies, admits new rows, learns
- * from markers, and stops a partition at the first new row above `ceiling`.
+ * Walks each partition's records in offset order from `from`: drops copies, admits new pages, learns
+ * from markers, and stops a partition at the first new page with a row above `ceiling`.
  */
 export function admit(
   from: RepartitionPosition,
@@ -127,7 +135,7 @@ export function admit(
   const admitted: Record<string, Record<string, AdmittedPosition>> = {};
   for (const [p, shards] of Object.entries(from.admitted)) admitted[p] = { ...shards };
   const walked: StampedRecord[] = [];
-  const rows: Row[] = [];
+  const pages: StampedRecord[] = [];
   let duplicates = 0;
   let heldBack = 0;
   let heldBackEventTime = Infinity;
@@ -142,7 +150,7 @@ export function admit(
         duplicates++;
         continue;
       }
-      if (r.row && r.eventTime !== null && r.eventTime > ceiling) {
+      if (r.rows && r.eventTime !== null && r.eventTime > ceiling) {
         offsets[key] = r.offset;
         heldBack += read.records.length - i;
         heldBackEventTime = Math.min(heldBackEventTime, leastNewEventTime(read.records, i, last));
@@ -150,7 +158,7 @@ export function admit(
       }
       last[shard] = [r.stamp.batchId, r.stamp.seq];
       walked.push(r);
-      if (r.row) rows.push(r.row);
+      if (r.rows) pages.push(r);
     }
   }
   const heard = latestHeard(from, walked);
@@ -164,12 +172,19 @@ export function admit(
       : { heardAtMs: heard.atMs, firstHeardAtMs: heard.firstMs }),
     ...(Number.isFinite(heldBackEventTime) ? { heldBackEventTime } : {}),
   };
-  return { position, rows, duplicates, heldBack };
+  return { position, pages, duplicates, heldBack };
+}
+
+/** The rows of the pages `admission` admitted, in order. */
+export function admittedRows(admission: Admission): Row[] {
+  const rows: Row[] = [];
+  for (const page of admission.pages) for (const row of page.rows!()) rows.push(row);
+  return rows;
 }
 
 /**
- * The least event time of the rows from `records[from]` on that are new after `admitted` (copies of
- * admitted rows are dropped when read again, so they hold nothing back); Infinity without one.
+ * The least event time of the pages from `records[from]` on that are new after `admitted` (copies
+ * of admitted pages are dropped when read again, so they hold nothing back); Infinity without one.
  */
 function leastNewEventTime(
   records: readonly StampedRecord[],
@@ -179,8 +194,10 @@ function leastNewEventTime(
   let least = Infinity;
   for (let i = from; i < records.length; i++) {
     const r = records[i];
-    if (!r.row || r.eventTime === null) continue;
-    if (isNewRecord(r.stamp, admitted[String(r.stamp.shard)])) least = Math.min(least, r.eventTime);
+    if (!r.rows || r.leastEventTime === null || r.leastEventTime === undefined) continue;
+    if (isNewRecord(r.stamp, admitted[String(r.stamp.shard)])) {
+      least = Math.min(least, r.leastEventTime);
+    }
   }
   return least;
 }
@@ -192,7 +209,7 @@ function latestEventTimes(
 ): Record<string, number> {
   const out: Record<string, number> = { ...from.eventTime };
   for (const r of records) {
-    if (r.row || r.eventTime === null) continue;
+    if (r.rows || r.eventTime === null) continue;
     const s = String(r.stamp.shard);
     out[s] = Math.max(out[s] ?? -Infinity, r.eventTime);
   }
@@ -207,7 +224,7 @@ function latestHeard(from: RepartitionPosition, records: readonly StampedRecord[
   const atMs: Record<string, number> = { ...from.heardAtMs };
   let firstMs = from.firstHeardAtMs;
   for (const r of records) {
-    if (r.row || r.eventTime === null || r.timestampMs === undefined) continue;
+    if (r.rows || r.eventTime === null || r.timestampMs === undefined) continue;
     const s = String(r.stamp.shard);
     atMs[s] = Math.max(atMs[s] ?? -Infinity, r.timestampMs);
     firstMs = Math.min(firstMs ?? Infinity, r.timestampMs);

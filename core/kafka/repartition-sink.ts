@@ -1,32 +1,41 @@
 /**
  * RepartitionSink: the sink of stage 1 of a split query (core/plan/stage-split.ts). It writes each
- * batch's rows to the repartition topic, one record a row, for stage 2 to read (repartition-source.ts).
+ * batch's rows to the repartition topic in pages, many rows to a record, for stage 2 to read
+ * (repartition-source.ts).
  *
- * For a batch of n rows it takes these steps, in order:
- *   1. encode each row with the row binary codec (core/io/row-binary-codec.ts), and its key columns
- *      alone as the record key;
- *   2. send each row to partition hash(key) mod partitions, stamped (repartition-records.ts) with
- *      this shard's stage and shard, the batch and seq = the row's position 0 .. n-1, and wait for
- *      the brokers' acknowledgement;
- *   3. only then send one watermark marker to every partition p, with seq n + p, whose value is the
+ * For a batch it takes these steps, in order:
+ *   1. find each row's partition: hash(its key columns in the row binary codec) mod partitions;
+ *   2. append the row to its partition's page (core/io/row-binary-codec.ts), in the batch's order;
+ *      a page that reaches `pageBytes` is closed and the next row starts another;
+ *   3. send the pages, numbered 0 .. m-1 as they close and stamped (repartition-records.ts) with
+ *      this shard's stage and shard, the batch and seq = the page's number, each with the least and
+ *      largest event time of its rows, and wait for the brokers' acknowledgement;
+ *   4. only then send one watermark marker to every partition p, with seq m + p, whose value is the
  *      largest event time of the batch's rows (decimal microseconds), or none.
  * Every row of one key thus lands in one partition, and so reaches the one stage-2 shard that reads
  * it (partition mod stage 2's shards). A marker follows all of its batch's rows in its partition, so
  * the event time it announces covers every row stage 2 has read from that shard before it.
  *
  * Idempotence: a re-run of a batch (a crash between the sink and the commit) computes the same rows
- * in the same order from its intent, so its records carry the same stamps as the first attempt's,
- * and stage 2 drops them by the dedup rule. Nothing here depends on what an earlier attempt wrote.
+ * in the same order from its intent, so it cuts the same pages, its records carry the same stamps
+ * as the first attempt's, and stage 2 drops them by the dedup rule. Nothing here depends on what an earlier attempt wrote.
  */
 import type { ShardIdentity } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
-import { eventTimeColumn, eventTimeOf } from '../exec/event-time-column.js';
-import { encodeRow } from '../io/row-binary-codec.js';
+import { type EventTimeColumn, eventTimeColumn, eventTimeOf } from '../exec/event-time-column.js';
+import { encodeRow, RowPageEncoder } from '../io/row-binary-codec.js';
 import { openedSink, type OutputMode, type Sink, type SinkContext } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import type { KafkaRecordWriter, OutgoingRecord } from './kafka-record-writer.js';
-import { stampHeaders } from './repartition-records.js';
+import { type EventTimeRange, eventTimesHeader, stampHeaders } from './repartition-records.js';
+
+/**
+ * How large a page grows before it is closed: well under the brokers' default message.max.bytes
+ * (1 MB), which a record batch must fit, and large enough that a batch of ten thousand clicks is a
+ * page or two per partition.
+ */
+export const DEFAULT_PAGE_BYTES = 256 * 1024;
 
 /** Where and as whom stage 1 writes. */
 export interface RepartitionSinkOptions {
@@ -41,6 +50,15 @@ export interface RepartitionSinkOptions {
   readonly keyColumns: readonly string[];
   /** The stage-1 shard this sink writes for. */
   readonly shard: ShardIdentity;
+  /** The size at which a page is closed (a row larger than it is a page alone). @default DEFAULT_PAGE_BYTES */
+  readonly pageBytes?: number;
+}
+
+/** A page being filled: its rows' encoding and event-time range. */
+interface OpenPage {
+  readonly partition: number;
+  readonly encoder: RowPageEncoder;
+  range: EventTimeRange | null;
 }
 
 /** What `open` prepares for every batch. */
@@ -49,6 +67,7 @@ interface Opened {
   readonly schema: StructType;
   readonly keySchema: StructType;
   readonly keyIndexes: readonly number[];
+  readonly eventTime: EventTimeColumn | undefined;
 }
 
 /** Stage 1's sink: rows to the repartition topic, keyed by the grouping key, stamped for dedup. */
@@ -90,10 +109,11 @@ export class RepartitionSink implements Sink {
       schema: context.schema,
       keySchema: { kind: 'struct', fields: keyIndexes.map((i) => fields[i]) },
       keyIndexes,
+      eventTime: eventTimeColumn(context.schema),
     };
   }
 
-  /** Sends the batch's rows, then, once they are acknowledged, its markers (module doc). */
+  /** Sends the batch's pages, then, once they are acknowledged, its markers (module doc). */
   async addBatch(
     batchId: number,
     rows: readonly Row[],
@@ -104,29 +124,54 @@ export class RepartitionSink implements Sink {
     const { topic, partitions } = this.options;
     const stamp = (seq: number, marker: boolean) =>
       stampHeaders({ ...this.options.shard, queryId: opened.queryId, batchId, seq, marker });
-    const records = rows.map((row, seq): OutgoingRecord => {
-      const key = encodeRow(
-        opened.keyIndexes.map((i) => row[i]),
-        opened.keySchema,
-      );
-      return {
-        topic,
-        partition: keyPartition(key, partitions),
-        key,
-        value: encodeRow(row, opened.schema),
-        headers: stamp(seq, false),
-      };
-    });
+    const pages = this.pages(rows, opened);
+    const records = pages.map((page, seq): OutgoingRecord => ({
+      topic,
+      partition: page.partition,
+      key: null,
+      value: page.encoder.finish(),
+      headers: [...stamp(seq, false), ...(page.range ? [eventTimesHeader(page.range)] : [])],
+    }));
     if (records.length > 0) await this.writer.send(records);
-    const largest = largestEventTime(rows, opened.schema);
+    let largest: number | undefined;
+    for (const { range } of pages)
+      if (range) largest = Math.max(largest ?? -Infinity, range.largest);
     const markers = Array.from({ length: partitions }, (_, partition): OutgoingRecord => ({
       topic,
       partition,
       key: null,
       value: largest === undefined ? null : String(largest),
-      headers: stamp(rows.length + partition, true),
+      headers: stamp(pages.length + partition, true),
     }));
     await this.writer.send(markers);
+  }
+
+  /** The batch's rows in pages, in the order they close (steps 1 and 2 of the module doc). */
+  private pages(rows: readonly Row[], opened: Opened): OpenPage[] {
+    const pageBytes = this.options.pageBytes ?? DEFAULT_PAGE_BYTES;
+    const filling = new Map<number, OpenPage>();
+    const closed: OpenPage[] = [];
+    for (const row of rows) {
+      const key = encodeRow(
+        opened.keyIndexes.map((i) => row[i]),
+        opened.keySchema,
+      );
+      const partition = keyPartition(key, this.options.partitions);
+      let page = filling.get(partition);
+      if (!page) {
+        page = { partition, encoder: new RowPageEncoder(opened.schema), range: null };
+        filling.set(partition, page);
+      }
+      page.encoder.add(row);
+      const t = opened.eventTime && eventTimeOf(row, opened.eventTime);
+      if (t !== undefined) page.range = widened(page.range, t);
+      if (page.encoder.byteLength >= pageBytes) {
+        closed.push(page);
+        filling.delete(partition);
+      }
+    }
+    const rest = [...filling.values()].sort((a, b) => a.partition - b.partition);
+    return [...closed, ...rest];
   }
 
   /** Disconnects the writer; a later batch connects again. */
@@ -151,14 +196,9 @@ export function keyPartition(key: Uint8Array, partitions: number): number {
   return (h >>> 0) % partitions;
 }
 
-/** The largest event time among `rows` (microseconds); undefined without one. */
-function largestEventTime(rows: readonly Row[], schema: StructType): number | undefined {
-  const column = eventTimeColumn(schema);
-  if (!column) return undefined;
-  let largest: number | undefined;
-  for (const row of rows) {
-    const t = eventTimeOf(row, column);
-    if (t !== undefined && (largest === undefined || t > largest)) largest = t;
-  }
-  return largest;
+/** `range` widened to hold `t`. */
+function widened(range: EventTimeRange | null, t: number): EventTimeRange {
+  if (!range) return { least: t, largest: t };
+  if (t >= range.least && t <= range.largest) return range;
+  return { least: Math.min(range.least, t), largest: Math.max(range.largest, t) };
 }

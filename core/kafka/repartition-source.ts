@@ -1,7 +1,7 @@
 /**
  * RepartitionSource: the source of stage 2 of a split query (core/plan/stage-split.ts). It reads the
  * repartition topic that stage 1's shards write (repartition-sink.ts), the partitions of its own
- * shard only (partition p goes to shard p mod N, as for any Kafka source), and admits its records by
+ * shard only (partition p goes to shard p mod N, as for any Kafka source), and admits its pages by
  * repartition-admission.ts: copies a re-run stage-1 batch wrote again are dropped, and no row above
  * the slowest stage-1 shard's event time is admitted.
  *
@@ -10,11 +10,12 @@
  * each batch's intent and commit, like a Kafka source's offsets, and a re-run batch starts from the
  * knowledge its first attempt had. Steps:
  *   1. planning (`latestOffset`): read every owned partition from the position to its latest offset,
- *      compute the event-time ceiling over the markers read, and admit; the new position ends where
- *      each partition's admission stopped (its latest offset, or the first row held back);
+ *      compute the event-time ceiling over the markers read, and admit by the pages' event-time
+ *      headers, decoding no row; the new position ends where each partition's admission stopped
+ *      (its latest offset, or the first page held back);
  *   2. the batch (`getBatch`): read exactly [start, end) of each partition again and admit with no
  *      ceiling. Every record in that range was admitted or dropped as a copy when the batch was
- *      planned (a held-back row is at `end`, outside it), and the dedup rule depends only on the
+ *      planned (a held-back page is at `end`, outside it), and the dedup rule depends only on the
  *      start position and the records' order, so the batch gets the same rows in every attempt;
  *   3. the commit (`eventTimeReached`): the ceiling over the markers admitted up to `end` counts
  *      toward stage 2's largest event time, so the watermark of a shard whose keys get no more rows
@@ -25,20 +26,21 @@
  */
 import { type ShardIdentity, UNSHARDED } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError, SourceError } from '../errors.js';
-import { type EventTimeColumn, eventTimeColumn, eventTimeOf } from '../exec/event-time-column.js';
-import { decodeRow } from '../io/row-binary-codec.js';
+import { type EventTimeColumn, eventTimeColumn } from '../exec/event-time-column.js';
+import { decodeRowPage } from '../io/row-binary-codec.js';
 import type { Offset, Source, SourceContext, SourceFactory } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
 import type { KafkaPartitionReader, KafkaRecord } from './kafka-partition-reader.js';
 import {
   admit,
+  admittedRows,
   eventTimeCeiling,
   type PartitionRead,
   type RepartitionPosition,
   type StampedRecord,
 } from './repartition-admission.js';
-import { readStamp } from './repartition-records.js';
+import { readEventTimes, readStamp } from './repartition-records.js';
 import { shardPartitions } from './shard-partitions.js';
 
 /** What stage 2 reads. */
@@ -53,6 +55,8 @@ export interface RepartitionSourceOptions {
    */
   readonly idleTimeoutMs?: number;
 }
+
+const UTF8 = new TextDecoder();
 
 /** The position before the first batch: every partition from offset 0, nothing known yet. */
 const START: RepartitionPosition = { offsets: {}, admitted: {}, eventTime: {}, shards: 0 };
@@ -108,9 +112,12 @@ export class RepartitionSource implements Source {
         this.read(Number(p), from.offsets[p] ?? 0, last),
       ),
     );
-    const { rows, duplicates } = admit(from, reads, Infinity);
-    this.lastRead = { range: JSON.stringify([start ?? null, end]), duplicates };
-    return rows;
+    const admission = admit(from, reads, Infinity);
+    this.lastRead = {
+      range: JSON.stringify([start ?? null, end]),
+      duplicates: admission.duplicates,
+    };
+    return admittedRows(admission);
   }
 
   /**
@@ -184,7 +191,7 @@ export class RepartitionSource implements Source {
     const where = `record ${this.options.topic}-${partition}@${record.offset}`;
     const stamp = readStamp(record.headers, where);
     if (stamp.marker) {
-      const text = record.value === null ? '' : new TextDecoder().decode(record.value);
+      const text = record.value === null ? '' : UTF8.decode(record.value);
       const eventTime = text === '' ? null : Number(text);
       return { offset: record.offset, stamp, eventTime, timestampMs: record.timestampMs };
     }
@@ -193,9 +200,15 @@ export class RepartitionSource implements Source {
         `${where} is a data record without a value; give the repartition stage a topic that only its RepartitionSink writes to.`,
       );
     }
-    const row = decodeRow(record.value, this.options.schema);
-    const eventTime = this.eventTime ? (eventTimeOf(row, this.eventTime) ?? null) : null;
-    return { offset: record.offset, stamp, row, eventTime };
+    const value = record.value;
+    const range = this.eventTime ? readEventTimes(record.headers, where) : null;
+    return {
+      offset: record.offset,
+      stamp,
+      rows: () => decodeRowPage(value, this.options.schema),
+      eventTime: range?.largest ?? null,
+      leastEventTime: range?.least ?? null,
+    };
   }
 }
 

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   admit,
+  admittedRows,
   eventTimeCeiling,
   type PartitionRead,
   type RepartitionPosition,
@@ -25,9 +26,21 @@ function stamp(shard: number, batchId: number, seq: number, marker = false): Rec
   return { queryId: `stage1-${shard}`, stage: 1, shard, shards: 2, batchId, seq, marker };
 }
 
-/** A data record whose row is [label, event time]. */
+/** A page of one row, [label, event time]. */
 function row(offset: number, s: RecordStamp, label: string, eventTime: number): StampedRecord {
-  return { offset, stamp: s, row: [label, eventTime], eventTime };
+  return page(offset, s, [[label, eventTime]]);
+}
+
+/** A page of rows [label, event time], with their event-time range as its header gives it. */
+function page(offset: number, s: RecordStamp, rows: [string, number][]): StampedRecord {
+  const times = rows.map(([, t]) => t);
+  return {
+    offset,
+    stamp: s,
+    rows: () => rows,
+    eventTime: Math.max(...times),
+    leastEventTime: Math.min(...times),
+  };
 }
 
 function marker(offset: number, s: RecordStamp, eventTime: number | null): StampedRecord {
@@ -59,7 +72,7 @@ describe('the dedup rule of the repartition source', () => {
       row(7, stamp(0, 2, 0), 'd', 1),
     ];
     const result = admit(START, [partition(records)], Infinity);
-    expect(result.rows.map((r) => r[0])).toEqual(['a', 'b', 'x', 'c', 'd']);
+    expect(admittedRows(result).map((r) => r[0])).toEqual(['a', 'b', 'x', 'c', 'd']);
     expect(result.duplicates).toBe(3);
     expect(result.position.admitted).toEqual({ 0: { 0: [2, 0], 1: [7, 0] } });
     expect(result.position.offsets).toEqual({ 0: 8 });
@@ -68,7 +81,7 @@ describe('the dedup rule of the repartition source', () => {
   it('drops what a zombie attempt of an older batch writes late', () => {
     const first = admit(START, [partition([row(0, stamp(0, 5, 0), 'new', 1)])], Infinity);
     const late = admit(first.position, [partition([row(1, stamp(0, 4, 3), 'old', 1)])], Infinity);
-    expect(late.rows).toEqual([]);
+    expect(admittedRows(late)).toEqual([]);
     expect(late.duplicates).toBe(1);
   });
 
@@ -111,7 +124,7 @@ describe('the dedup rule of the repartition source', () => {
               [{ partition: 0, records: records.slice(at, upto), end: upto }],
               Infinity,
             );
-            seen.push(...result.rows.map((r) => r[0] as string));
+            seen.push(...admittedRows(result).map((r) => r[0] as string));
             position = result.position;
             at = upto;
           }
@@ -162,7 +175,7 @@ describe('the watermark rule of the repartition source', () => {
     const ceiling = eventTimeCeiling(START, reads, true);
     expect(ceiling).toBe(100);
     const result = admit(START, reads, ceiling);
-    expect(result.rows.map((r) => r[0])).toEqual(['slow']);
+    expect(admittedRows(result).map((r) => r[0])).toEqual(['slow']);
     expect(result.heldBack).toBe(2);
     expect(result.position.offsets).toEqual({ 0: 2, 1: 2 });
     expect(result.position.eventTime).toEqual({ 0: 100, 1: 900 });
@@ -178,7 +191,7 @@ describe('the watermark rule of the repartition source', () => {
       partition([marker(2, stamp(0, 1, 2), 950)], 1),
     ];
     const next = admit(result.position, more, eventTimeCeiling(result.position, more, true));
-    expect(next.rows.map((r) => r[0])).toEqual(['fast', 'slow later']);
+    expect(admittedRows(next).map((r) => r[0])).toEqual(['fast', 'slow later']);
     expect(next.heldBack).toBe(0);
   });
 });
@@ -197,7 +210,7 @@ describe('the rows the repartition source holds back', () => {
       ]),
     ];
     const held = admit(START, reads, eventTimeCeiling(START, reads, true));
-    expect(held.rows.map((r) => r[1])).toEqual([300, 110]);
+    expect(admittedRows(held).map((r) => r[1])).toEqual([300, 110]);
     expect(held.position.heldBackEventTime).toBe(120);
 
     // read again from the stop with the copy of an admitted row ahead: the copy holds nothing back
@@ -277,5 +290,49 @@ describe('the idleness rule of the repartition source', () => {
   it('applies no idleness to markers without a timestamp', () => {
     const reads = [partition([marker(0, stamp(0, 0, 0), 100), marker(1, stamp(0, 1, 0), 900)])];
     expect(eventTimeCeiling(START, reads, true)).toBe(-Infinity);
+  });
+
+  it('holds back a page whole when any of its rows is above the ceiling, and keeps its least time', () => {
+    const reads = [
+      partition([
+        page(0, stamp(0, 0, 0), [
+          ['a', 100],
+          ['b', 250],
+        ]),
+        marker(1, stamp(0, 0, 9), 250),
+        page(2, stamp(1, 0, 0), [
+          ['old', 90],
+          ['new', 400],
+        ]),
+        marker(3, stamp(1, 0, 9), 400),
+      ]),
+    ];
+    const held = admit(START, reads, eventTimeCeiling(START, reads, true));
+    expect(admittedRows(held)).toEqual([
+      ['a', 100],
+      ['b', 250],
+    ]);
+    expect(held.heldBack).toBe(2);
+    expect(held.position.offsets).toEqual({ 0: 2 });
+    // the held page's row at 90 is older than what was admitted: the watermark must wait below it
+    expect(held.position.heldBackEventTime).toBe(90);
+  });
+
+  it('decodes no page while it plans, only the rows it returns', () => {
+    let decoded = 0;
+    const counted = (r: StampedRecord): StampedRecord => ({
+      ...r,
+      rows: () => {
+        decoded++;
+        return r.rows!();
+      },
+    });
+    const reads = [
+      partition([counted(row(0, stamp(0, 0, 0), 'a', 1)), counted(row(1, stamp(0, 0, 1), 'b', 2))]),
+    ];
+    const admission = admit(START, reads, Infinity);
+    expect(decoded).toBe(0);
+    expect(admittedRows(admission).map((r) => r[0])).toEqual(['a', 'b']);
+    expect(decoded).toBe(2);
   });
 });

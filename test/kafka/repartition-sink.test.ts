@@ -1,7 +1,8 @@
 /**
- * Stage 1's RepartitionSink on the mock cluster: rows as records of the row binary codec, every key
- * in one partition, stamped with (query, stage, shard, shards, batch, seq); after each batch's rows
- * a watermark marker in every partition; and a batch run again writes the same stamps.
+ * Stage 1's RepartitionSink on the mock cluster: rows in pages of the row binary codec, every key
+ * in one partition, each page stamped with (query, stage, shard, shards, batch, seq) and its rows'
+ * event-time range; after each batch's pages a watermark marker in every partition; and a batch run
+ * again writes the same stamps.
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { SluiceSession } from '../../core/index.js';
@@ -9,9 +10,10 @@ import { KafkajsRecordWriter } from '../../core/kafka/kafkajs-record-writer.js';
 import { kafkajsReader } from '../../core/kafka/kafkajs-partition-reader.js';
 import { closeKafkaConnections } from '../../core/kafka/kafka-connection-pool.js';
 import { PLAINTEXT } from '../../core/kafka/kafka-security.js';
-import { decodeRow } from '../../core/io/row-binary-codec.js';
-import { readStamp } from '../../core/kafka/repartition-records.js';
+import { decodeRowPage, encodeRow } from '../../core/io/row-binary-codec.js';
+import { readEventTimes, readStamp } from '../../core/kafka/repartition-records.js';
 import { keyPartition, RepartitionSink } from '../../core/kafka/repartition-sink.js';
+import { parseSchema } from '../../core/types/type-names.js';
 import type { StructType } from '../../core/types/data-types.js';
 import { tempDir } from '../support/temp-dir.js';
 import { uniqueName } from '../support/unique-name.js';
@@ -19,7 +21,7 @@ import { uniqueName } from '../support/unique-name.js';
 const SERVERS = () => inject('kafkaBootstrapServers').split(',');
 afterAll(() => closeKafkaConnections());
 
-/** Every record of `topic`'s 4 partitions, decoded as far as the stamp and the text of markers. */
+/** Every record of `topic`'s 4 partitions: stamps, the rows of pages, the text of markers. */
 async function readTopic(topic: string, schema: StructType) {
   const reader = kafkajsReader({
     bootstrapServers: SERVERS(),
@@ -33,14 +35,15 @@ async function readTopic(topic: string, schema: StructType) {
     const read = await reader.readRange(tp, 0, bounds[i].latest);
     if (read.kind !== 'records') throw new Error(`${topic}-${tp.partition} lost records`);
     for (const r of read.records) {
-      const stamp = readStamp(r.headers, `${topic}-${tp.partition}@${r.offset}`);
+      const where = `${topic}-${tp.partition}@${r.offset}`;
+      const stamp = readStamp(r.headers, where);
       out.push({
         partition: tp.partition,
         stamp,
         key: r.key,
-        value: stamp.marker
-          ? r.value && Buffer.from(r.value).toString()
-          : decodeRow(r.value!, schema),
+        rows: stamp.marker ? [] : decodeRowPage(r.value!, schema),
+        eventTimes: readEventTimes(r.headers, where),
+        marker: stamp.marker ? r.value && Buffer.from(r.value).toString() : undefined,
       });
     }
   }
@@ -48,12 +51,17 @@ async function readTopic(topic: string, schema: StructType) {
   return out;
 }
 
+/** The repartition partition of a category key, of 4. */
+function categoryPartition(category: string): number {
+  return keyPartition(encodeRow([category], parseSchema('category STRING')), 4);
+}
+
 function writer() {
   return new KafkajsRecordWriter({ brokers: SERVERS(), maxRequestBytes: 1 << 20 });
 }
 
 describe('the repartition sink', () => {
-  it('writes each key to one partition, stamped, and then a marker with the batch’s largest event time to every partition', async () => {
+  it('writes each key to one partition in pages, stamped, and then a marker with the batch’s largest event time to every partition', async () => {
     const topic = uniqueName('repartition');
     const session = new SluiceSession();
     const input = session.memoryStream('ts TIMESTAMP, category STRING');
@@ -65,59 +73,98 @@ describe('the repartition sink', () => {
     );
     const query = await df.writeStream.sink(sink).option('checkpointLocation', tempDir()).start();
     const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
-    input.addData([
-      { ts: at(1), category: 'books' },
-      { ts: at(3), category: 'games' },
-      { ts: at(2), category: 'books' },
-    ]);
-    await query.processAllAvailable();
-    input.addData([{ ts: at(5), category: 'music' }]);
+    const batches = [
+      [
+        { ts: at(1), category: 'books' },
+        { ts: at(3), category: 'games' },
+        { ts: at(2), category: 'books' },
+        { ts: at(0), category: 'music' },
+        { ts: at(4), category: 'games' },
+      ],
+      [{ ts: at(5), category: 'music' }],
+    ];
+    for (const batch of batches) {
+      input.addData(batch);
+      await query.processAllAvailable();
+    }
+    await query.stop();
+
+    const records = await readTopic(topic, df.schema);
+    const micros = (d: Date) => d.getTime() * 1000;
+    const pages = records.filter((r) => !r.stamp.marker);
+    for (const [batchId, batch] of batches.entries()) {
+      const ofBatch = pages
+        .filter((p) => p.stamp.batchId === batchId)
+        .sort((a, b) => a.stamp.seq - b.stamp.seq);
+      // one page per partition that got rows, numbered from 0
+      expect(ofBatch.map((p) => p.stamp.seq)).toEqual(ofBatch.map((_, i) => i));
+      expect(new Set(ofBatch.map((p) => p.partition)).size).toBe(ofBatch.length);
+      for (const p of ofBatch) {
+        expect(p.stamp).toMatchObject({ queryId: query.id, stage: 1, shard: 1, shards: 2 });
+        // every row of a page is of a key of its partition, in the batch's order
+        const keyed = batch.filter((e) => categoryPartition(e.category) === p.partition);
+        expect(p.rows).toEqual(keyed.map((e) => [micros(e.ts), e.category]));
+        const times = keyed.map((e) => micros(e.ts));
+        expect(p.eventTimes).toEqual({ least: Math.min(...times), largest: Math.max(...times) });
+      }
+      expect(ofBatch.flatMap((p) => p.rows)).toHaveLength(batch.length);
+    }
+
+    const markers = records.filter((r) => r.stamp.marker);
+    const pagesIn = (batchId: number) => pages.filter((p) => p.stamp.batchId === batchId).length;
+    expect(
+      markers.map((m) => [m.partition, m.stamp.batchId, m.stamp.seq, m.marker]).sort(),
+    ).toEqual(
+      [0, 1, 2, 3]
+        .flatMap((p) => [
+          [p, 0, pagesIn(0) + p, String(micros(at(4)))],
+          [p, 1, pagesIn(1) + p, String(micros(at(5)))],
+        ])
+        .sort(),
+    );
+    // in each partition, a batch's marker comes after all of the batch's pages
+    for (const m of markers) {
+      const after = records.slice(records.indexOf(m) + 1);
+      expect(
+        after.filter(
+          (r) =>
+            r.partition === m.partition && !r.stamp.marker && r.stamp.batchId === m.stamp.batchId,
+        ),
+      ).toEqual([]);
+    }
+  });
+
+  it('closes a page when it reaches its size, and numbers the pages in the order they close', async () => {
+    const topic = uniqueName('repartition-pages');
+    const session = new SluiceSession();
+    const input = session.memoryStream('category STRING, n INT');
+    const df = session.readStream.memory(input);
+    // a page's header is 5 bytes and a row of 'a' and a 3-digit n 5 more: a page of 14 closes at its second row
+    const sink = new RepartitionSink(
+      {
+        topic,
+        partitions: 1,
+        keyColumns: ['category'],
+        shard: { stage: 1, shard: 0, shards: 1 },
+        pageBytes: 14,
+      },
+      writer(),
+    );
+    const query = await df.writeStream.sink(sink).option('checkpointLocation', tempDir()).start();
+    input.addData(Array.from({ length: 5 }, (_, i) => ({ category: 'a', n: 100 + i })));
     await query.processAllAvailable();
     await query.stop();
 
     const records = await readTopic(topic, df.schema);
-    const rows = records.filter((r) => !r.stamp.marker);
-    expect(
-      rows.map((r) => [r.stamp.batchId, r.stamp.seq, (r.value as unknown[])[1]]).sort(),
-    ).toEqual([
-      [0, 0, 'books'],
-      [0, 1, 'games'],
-      [0, 2, 'books'],
-      [1, 0, 'music'],
+    expect(records.map((r) => [r.stamp.seq, r.stamp.marker, r.rows.map((row) => row[1])])).toEqual([
+      [0, false, [100, 101]],
+      [1, false, [102, 103]],
+      [2, false, [104]],
+      [3, true, []],
     ]);
-    for (const r of rows) {
-      expect(r.stamp).toMatchObject({ queryId: query.id, stage: 1, shard: 1, shards: 2 });
-      expect(r.partition).toBe(keyPartition(r.key!, 4));
-    }
-    const books = rows.filter((r) => (r.value as unknown[])[1] === 'books');
-    expect(new Set(books.map((r) => r.partition)).size).toBe(1);
-
-    const markers = records.filter((r) => r.stamp.marker);
-    const micros = (d: Date) => String(d.getTime() * 1000);
-    expect(markers.map((m) => [m.partition, m.stamp.batchId, m.stamp.seq, m.value]).sort()).toEqual(
-      [
-        [0, 0, 3, micros(at(3))],
-        [0, 1, 1, micros(at(5))],
-        [1, 0, 4, micros(at(3))],
-        [1, 1, 2, micros(at(5))],
-        [2, 0, 5, micros(at(3))],
-        [2, 1, 3, micros(at(5))],
-        [3, 0, 6, micros(at(3))],
-        [3, 1, 4, micros(at(5))],
-      ],
-    );
-    // in each partition, a batch's marker comes after all of the batch's rows
-    for (const m of markers) {
-      const before = records.slice(0, records.indexOf(m));
-      const after = records.slice(records.indexOf(m) + 1);
-      const sameBatch = (r: (typeof records)[number]) =>
-        r.partition === m.partition && !r.stamp.marker && r.stamp.batchId === m.stamp.batchId;
-      expect(after.filter(sameBatch)).toEqual([]);
-      expect(before.filter(sameBatch).length).toBe(
-        rows.filter((r) => r.partition === m.partition && r.stamp.batchId === m.stamp.batchId)
-          .length,
-      );
-    }
+    // no event-time column: no range header, and a marker without a value
+    expect(records.map((r) => r.eventTimes)).toEqual([null, null, null, null]);
+    expect(records[3].marker).toBeNull();
   });
 
   it('writes a batch run again after a crash with the same stamps as its first attempt', async () => {
@@ -158,9 +205,10 @@ describe('the repartition sink', () => {
         const half = inPartition.length / 2;
         return inPartition
           .slice(attempt * half, (attempt + 1) * half)
-          .map((r) => JSON.stringify([r.stamp, r.value]));
+          .map((r) => JSON.stringify([r.stamp, r.rows]));
       });
-    expect(records).toHaveLength(2 * (2 + 4));
+    const pages = new Set(['a', 'b'].map(categoryPartition)).size;
+    expect(records).toHaveLength(2 * (pages + 4));
     expect(stamps(1)).toEqual(stamps(0));
   });
 

@@ -168,6 +168,11 @@ function finalCounts(sinks: readonly MemorySink[]): string[] {
 }
 
 /** Clicks per category in 10-minute windows. */
+/** The partition of the 4 of the repartition topic that a category's rows go to. */
+function categoryPartition(category: string): number {
+  return keyPartition(encodeRow([category], parseSchema('category STRING')), 4);
+}
+
 function windowed(clicks: DataFrame): DataFrame {
   return clicks.groupBy(window(col('ts'), '10 minutes'), col('category')).agg(count().alias('n'));
 }
@@ -211,7 +216,7 @@ describe('a query split into two stages through a repartition topic', () => {
     expect(duplicates).toBeGreaterThan(0);
   });
 
-  it("admits no row above the slowest stage-1 shard's event time, and then counts windows as the batch query does up to it", async () => {
+  it("admits no page with a row above the slowest stage-1 shard's event time, and then counts windows as the batch query does up to it", async () => {
     const input = uniqueName('clicks');
     const session = new SluiceSession();
     const stages = twoStages(
@@ -220,15 +225,24 @@ describe('a query split into two stages through a repartition topic', () => {
     );
     const { sinks, runStage1, runStage2 } = stages;
     expect(stages.split.keyColumns).toEqual(['category']);
-    /** The batch query's windowed counts over the clicks up to click `last` (37 s apart from 10:00). */
-    const batchUpTo = async (last: number) =>
-      windowCounts(
+    const repartitionOf = (click: number) =>
+      categoryPartition(['books', 'games', 'music'][click % 3]);
+    /**
+     * The batch query's windowed counts over clicks 0 .. `last` (37 s apart from 10:00, click i by
+     * user u<i>), but for those of stage-1 shard 1's held page: its odd clicks from `heldFrom` on
+     * in the repartition partition of click `last + 1`, the first above the ceiling.
+     */
+    const batchUpTo = async (last: number, heldFrom: number) => {
+      const counted = Array.from({ length: last + 1 }, (_, i) => i).filter(
+        (i) => !(i % 2 === 1 && i >= heldFrom && repartitionOf(i) === repartitionOf(last + 1)),
+      );
+      const users = counted.map((i) => lit(`u${i}`));
+      return windowCounts(
         await windowed(
-          clicks(kafkaTable(session, input)).filter(
-            col('ts').leq(lit(at('10:00:00', last * 37_000_000))),
-          ),
+          clicks(kafkaTable(session, input)).filter(col('user').isin(...users)),
         ).collect(),
       );
+    };
     const streamed = () => windowCounts(sinks.flatMap((s) => s.rows()));
 
     // stage-1 shard 0 reads partitions 0 and 2 (even clicks), shard 1 partitions 1 and 3 (odd ones)
@@ -237,16 +251,18 @@ describe('a query split into two stages through a repartition topic', () => {
     await runStage2(); // shard 1 has not been heard from: nothing may pass
     expect(streamed()).toEqual([]);
     await runStage1(1);
-    await runStage2(); // shard 0 reached click 38, shard 1 click 39: 39 waits
-    expect(streamed()).toEqual(await batchUpTo(38));
+    // shard 0 reached click 38, shard 1 click 39: the page of 39 waits, with shard 1's other clicks in it
+    await runStage2();
+    expect(streamed()).toEqual(await batchUpTo(38, 0));
 
-    // shard 0 writes first: shard 1's click 59, held back, is behind every other row of its
-    // partition (a held row holds back what follows it in the partition, of any shard)
+    // shard 0 writes first: shard 1's click 59, held back, is in the last page of its partition
+    // (a held page holds back what follows it in the partition, of any shard); the page held
+    // before is admitted now
     await produce(input, clickRecords(20, 40));
     await runStage1(0);
     await runStage1(1);
     await runStage2();
-    expect(streamed()).toEqual(await batchUpTo(58));
+    expect(streamed()).toEqual(await batchUpTo(58, 40));
   });
 
   it("closes a stage-2 shard's windows once every stage-1 shard's markers pass them, though its own keys get no more clicks, as the unsplit query's watermark does", async () => {
@@ -260,8 +276,7 @@ describe('a query split into two stages through a repartition topic', () => {
     );
     const { sinks, runStage1, runStage2 } = stages;
     // books goes to repartition partition 1, so to stage-2 shard 1; games and music to shard 0
-    const partitionOf = (category: string) =>
-      keyPartition(encodeRow([category], parseSchema('category STRING')), 4) % 2;
+    const partitionOf = (category: string) => categoryPartition(category) % 2;
     expect(['books', 'games', 'music'].map(partitionOf)).toEqual([1, 0, 0]);
 
     await produce(input, clickRecords(30)); // 10:00 to 10:17:53, every category
