@@ -55,6 +55,24 @@ export function decodeRow(bytes: Uint8Array, schema: StructType): Row {
 }
 
 /**
+ * Encodes rows one at a time into one buffer it reuses, to hash keys without an allocation per row:
+ * each result is the same bytes as encodeRow's, and valid only until the next call.
+ */
+export class ReusedRowEncoder {
+  private readonly out = new ByteWriter();
+
+  constructor(private readonly schema: StructType) {}
+
+  /** `row`'s encoding, until the next call. */
+  encode(row: Row): Uint8Array {
+    this.out.length = 0;
+    this.out.byte(FORMAT_VERSION);
+    writeStruct(this.out, row, this.schema, 'row');
+    return this.out.written();
+  }
+}
+
+/**
  * Encodes rows of one schema into one page, one after another (module doc): one value to send and
  * to read, where rows encoded alone are one each.
  */
@@ -301,6 +319,11 @@ class ByteWriter {
 
   bytes(): Uint8Array {
     return this.buffer.slice(0, this.length);
+  }
+
+  /** The bytes written, in place: valid until the next write. */
+  written(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
   }
 
   private reserve(n: number): void {

@@ -23,7 +23,7 @@
 import type { ShardIdentity } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
 import { type EventTimeColumn, eventTimeColumn, eventTimeOf } from '../exec/event-time-column.js';
-import { encodeRow, RowPageEncoder } from '../io/row-binary-codec.js';
+import { ReusedRowEncoder, RowPageEncoder } from '../io/row-binary-codec.js';
 import { openedSink, type OutputMode, type Sink, type SinkContext } from '../sinks/sink.js';
 import type { StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
@@ -151,12 +151,11 @@ export class RepartitionSink implements Sink {
     const pageBytes = this.options.pageBytes ?? DEFAULT_PAGE_BYTES;
     const filling = new Map<number, OpenPage>();
     const closed: OpenPage[] = [];
+    const keys = new ReusedRowEncoder(opened.keySchema);
+    const key: unknown[] = new Array(opened.keyIndexes.length);
     for (const row of rows) {
-      const key = encodeRow(
-        opened.keyIndexes.map((i) => row[i]),
-        opened.keySchema,
-      );
-      const partition = keyPartition(key, this.options.partitions);
+      for (let k = 0; k < key.length; k++) key[k] = row[opened.keyIndexes[k]];
+      const partition = keyPartition(keys.encode(key), this.options.partitions);
       let page = filling.get(partition);
       if (!page) {
         page = { partition, encoder: new RowPageEncoder(opened.schema), range: null };

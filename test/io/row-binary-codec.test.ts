@@ -10,6 +10,7 @@ import {
   decodeRowPage,
   encodeRow,
   RowEncodingError,
+  ReusedRowEncoder,
   RowPageEncoder,
 } from '../../core/io/row-binary-codec.js';
 import {
@@ -200,5 +201,22 @@ describe('the row encoding of the repartition stage', () => {
     );
     expect(() => decodeRowPage(new Uint8Array([2, 0]), schema)).toThrow(/format version 2/);
     expect(() => decodeRowPage(Uint8Array.of(...bytes, 0), schema)).toThrow(/1 bytes after/);
+  });
+
+  it('encodes each row as encodeRow does when it reuses one buffer, longer rows before shorter', () => {
+    const schemaAndRows = dataType
+      .map((t) => (t.kind === 'struct' ? t : struct([field('only', t)])))
+      .chain((schema) =>
+        fc.array(rowOf(schema), { minLength: 1, maxLength: 10 }).map((rows) => ({ schema, rows })),
+      );
+    fc.assert(
+      fc.property(schemaAndRows, ({ schema, rows }) => {
+        const reused = new ReusedRowEncoder(schema);
+        for (const row of rows) {
+          expect([...reused.encode(row)]).toEqual([...encodeRow(row, schema)]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
