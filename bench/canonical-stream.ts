@@ -37,6 +37,23 @@ export interface RunResult {
 export type EventValues = readonly string[] | readonly Uint8Array[];
 
 /**
+ * The lines as UTF-8 values the way kafkajs hands them over: each a view of the buffer its fetch
+ * response was read into (Buffer.slice shares memory), not an array of its own. A million separate
+ * arrays would cost the collector a million backing stores to track, which no Kafka read makes.
+ */
+export function asFetchedValues(lines: readonly string[]): Uint8Array[] {
+  const fetched = Buffer.from(lines.join(''));
+  const values: Uint8Array[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    const length = Buffer.byteLength(line);
+    values.push(fetched.subarray(offset, offset + length));
+    offset += length;
+  }
+  return values;
+}
+
+/**
  * The canonical query: parse, watermark, count per 10-minute window and category. Over binary
  * values it reads them as UTF-8 text first, as a query over Kafka records does.
  */

@@ -11,7 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runEngineStream } from './canonical-stream.js';
+import { asFetchedValues, runEngineStream } from './canonical-stream.js';
 import { generateClickEventLines } from './clickstream-events.js';
 
 const BATCH_SIZE = 100_000;
@@ -34,8 +34,7 @@ async function main(): Promise<void> {
   const events = positiveInteger('SLUICE_BENCH_EVENTS', 200_000);
   const runs = positiveInteger('SLUICE_PROFILE_RUNS', 3);
   const lines = generateClickEventLines({ count: events });
-  const encoder = new TextEncoder();
-  const values = form === 'bytes' ? lines.map((line) => encoder.encode(line)) : lines;
+  const values = form === 'bytes' ? asFetchedValues(lines) : lines;
   const directory = await mkdtemp(path.join(os.tmpdir(), 'sluice-profile-'));
   try {
     for (let run = 0; run <= runs; run++) {

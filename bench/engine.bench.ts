@@ -42,6 +42,7 @@ import {
   canonicalQuery,
   type Counts,
   type RunResult,
+  asFetchedValues,
   runEngineStream,
 } from './canonical-stream.js';
 import { type ClickEvent, generateClickEventLines } from './clickstream-events.js';
@@ -195,8 +196,7 @@ function pad(text: string, width: number, alignRight = false): string {
 
 async function main(): Promise<number> {
   const lines = generateClickEventLines({ count: EVENT_COUNT });
-  const encoder = new TextEncoder();
-  const bytes = lines.map((line) => encoder.encode(line));
+  const bytes = asFetchedValues(lines);
   const directory = await mkdtemp(path.join(os.tmpdir(), 'sluice-bench-'));
   const ndjson = path.join(directory, 'events.ndjson');
   await writeFile(ndjson, `${lines.join('\n')}\n`);
