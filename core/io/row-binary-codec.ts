@@ -36,10 +36,7 @@ export class RowEncodingError extends SluiceError {
 
 /** Encodes `row` of `schema`. */
 export function encodeRow(row: Row, schema: StructType): Uint8Array {
-  const out = new ByteWriter();
-  out.byte(FORMAT_VERSION);
-  writeStruct(out, row, schema, 'row');
-  return out.bytes();
+  return new ReusedRowEncoder(schema).encode(row).slice();
 }
 
 /** Decodes a row of `schema` that `encodeRow` wrote. */

@@ -24,11 +24,10 @@
  *
  * The dedup rule: a shard's re-run batch writes the same rows in the same order (its intent fixes
  * its input, its state is the same version), cut into the same pages, so a record is identified by
- * (shard, batch, seq). In
- * one partition a shard's records arrive in increasing (batch, seq), except for what an attempt
- * that did not commit wrote before the re-run wrote it again (or what a fenced-off zombie wrote
- * late). So per partition and shard, stage 2 admits a record only if its (batch, seq) is above the
- * highest it admitted before, and drops it otherwise.
+ * (shard, batch, seq). In one partition a shard's records arrive in increasing (batch, seq), except
+ * for what an attempt that did not commit wrote before the re-run wrote it again (or what a
+ * fenced-off zombie wrote late). So per partition and shard, stage 2 admits a record only if its
+ * (batch, seq) is above the highest it admitted before, and drops it otherwise.
  */
 import { SourceError } from '../errors.js';
 import type { KafkaHeader } from './kafka-partition-reader.js';

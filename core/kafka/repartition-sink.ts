@@ -18,7 +18,8 @@
  *
  * Idempotence: a re-run of a batch (a crash between the sink and the commit) computes the same rows
  * in the same order from its intent, so it cuts the same pages, its records carry the same stamps
- * as the first attempt's, and stage 2 drops them by the dedup rule. Nothing here depends on what an earlier attempt wrote.
+ * as the first attempt's, and stage 2 drops them by the dedup rule. Nothing here depends on what an
+ * earlier attempt wrote.
  */
 import type { ShardIdentity } from '../checkpoint/shard-identity.js';
 import { InvalidOptionError } from '../errors.js';
@@ -50,7 +51,10 @@ export interface RepartitionSinkOptions {
   readonly keyColumns: readonly string[];
   /** The stage-1 shard this sink writes for. */
   readonly shard: ShardIdentity;
-  /** The size at which a page is closed (a row larger than it is a page alone). @default DEFAULT_PAGE_BYTES */
+  /**
+   * The size at which a page is closed (a row larger than it is a page alone).
+   * @default DEFAULT_PAGE_BYTES
+   */
   readonly pageBytes?: number;
 }
 
