@@ -28,13 +28,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CompressionTypes, Kafka, logLevel, Partitioners } from 'kafkajs';
-import { S3ObjectStore } from '../core/aws/s3-object-store.js';
 import { type RowObject, SluiceSession } from '../core/index.js';
 import { clickCounts } from '../examples/clickstream-query.js';
 import { bundleFunction, FUNCTION_ENTRIES } from '../functions/build.js';
 import { ENV } from '../functions/microbatch/configuration.js';
 import type { MicroBatchResult } from '../functions/microbatch/handler.js';
 import { launchAwsServices } from '../test/support/aws-services-launcher.js';
+import { deltaTableRows } from '../test/support/delta-table-rows.js';
 import { startHttpRelay } from '../test/support/http-relay.js';
 import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster.js';
 import { LambdaContainer } from '../test/support/lambda-container.js';
@@ -270,13 +270,7 @@ async function runShards(shards: number, services: Services) {
 
 /** The rows of the Delta table at `tablePath` of the lake bucket, as count lines. */
 async function deltaCounts(s3Endpoint: string, tablePath: string): Promise<string[]> {
-  const store = new S3ObjectStore({
-    client: localS3Client(s3Endpoint),
-    bucket: LAKE_BUCKET,
-    prefix: tablePath,
-  });
-  const session = new SluiceSession();
-  return countLines(await (await session.read.delta(store)).collect());
+  return countLines(await deltaTableRows(localS3Client(s3Endpoint), LAKE_BUCKET, tablePath));
 }
 
 /** What a run's table has that the batch query's result has not, and the other way round. */

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RowObject, SluiceSession, type StreamingQueryProgress } from '../../../core/index.js';
-import { DynamoDbCheckpointStore, S3ObjectStore } from '../../../core/aws/index.js';
+import { DynamoDbCheckpointStore } from '../../../core/aws/index.js';
 import { clickstreamQuery } from '../../../examples/clickstream-query.js';
 import { bundleFunction, FUNCTION_ENTRIES } from '../../../functions/build.js';
 import type { MicroBatchResult } from '../../../functions/microbatch/handler.js';
@@ -27,6 +27,7 @@ import {
   LambdaContainer,
   LambdaInitError,
 } from '../../support/lambda-container.js';
+import { deltaTableRows } from '../../support/delta-table-rows.js';
 import { localLambdaEnvironment } from '../../support/local-lambda-environment.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { uniqueName } from '../../support/unique-name.js';
@@ -268,13 +269,8 @@ describe('the micro-batch function bundle', () => {
       const progress = containers.flatMap(committedProgress);
       expect(progress.reduce((n, p) => n + p.lateRowsDropped, 0)).toBe(dropped);
 
+      const written = canonical(await deltaTableRows(s3Client(), lakeBucket, 'tables/clicks'));
       const session = new SluiceSession();
-      const lake = new S3ObjectStore({
-        client: s3Client(),
-        bucket: lakeBucket,
-        prefix: 'tables/clicks',
-      });
-      const written = canonical(await (await session.read.delta(lake)).collect());
       // The batch query over the counted clicks; the last click's window is still open.
       const input = session.createDataFrame(
         counted.slice(0, -1).map((c) => ({ value: c.value })),

@@ -29,7 +29,7 @@
  * far shorter than the 5-minute idle timeout), so the idleness rule never drops a row as late.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoDbCheckpointStore, S3ObjectStore } from '../../../core/aws/index.js';
+import { DynamoDbCheckpointStore } from '../../../core/aws/index.js';
 import { type RowObject, SluiceSession, type StreamingQueryProgress } from '../../../core/index.js';
 import { clickstreamQuery } from '../../../examples/clickstream-query.js';
 import { bundleFunction, FUNCTION_ENTRIES } from '../../../functions/build.js';
@@ -43,6 +43,7 @@ import {
 } from '../../support/aws-clients.js';
 import { produce } from '../../support/kafka-producer.js';
 import { LambdaContainer } from '../../support/lambda-container.js';
+import { deltaTableRows } from '../../support/delta-table-rows.js';
 import { localLambdaEnvironment } from '../../support/local-lambda-environment.js';
 import { type ArmedKill, ProtocolKills } from '../../support/protocol-kills.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -335,13 +336,8 @@ describe('the canonical job split at the repartition stage, 4 shards a stage, in
       // the copies of the stage-1 batches killed after their rows were written
       const copies = commits.reduce((n, p) => n + (p.sources[0].metrics?.duplicateRecords ?? 0), 0);
 
+      const written = countLines(await deltaTableRows(s3Client(), lakeBucket, 'tables/clicks'));
       const session = new SluiceSession();
-      const lake = new S3ObjectStore({
-        client: s3Client(),
-        bucket: lakeBucket,
-        prefix: 'tables/clicks',
-      });
-      const written = countLines(await (await session.read.delta(lake)).collect());
       // the batch query over the counted clicks; the closing clicks' window is still open
       const closingWindow = Math.floor(clicks[clicks.length - 1].ts / WINDOW_MS) * WINDOW_MS;
       const input = session.createDataFrame(
