@@ -23,6 +23,7 @@
 import { SluiceError } from '../errors.js';
 import type { DataType, StructType } from '../types/data-types.js';
 import type { Row } from '../types/row.js';
+import { JsonStringCache } from './json-string-cache.js';
 
 /** The version byte every encoded row starts with. */
 const FORMAT_VERSION = 1;
@@ -42,7 +43,7 @@ export function encodeRow(row: Row, schema: StructType): Uint8Array {
 /** Decodes a row of `schema` that `encodeRow` wrote. */
 export function decodeRow(bytes: Uint8Array, schema: StructType): Row {
   const input = versionedReader(bytes);
-  const row = readStruct(input, schema);
+  const row = readStruct(input, schema, stringCaches(schema));
   if (!input.atEnd()) {
     throw new RowEncodingError(
       `an encoded row has ${bytes.length - input.position} bytes after its last field; the writer used another schema.`,
@@ -64,7 +65,7 @@ export class ReusedRowEncoder {
   encode(row: Row): Uint8Array {
     this.out.length = 0;
     this.out.byte(FORMAT_VERSION);
-    writeStruct(this.out, row, this.schema, 'row');
+    writeRow(this.out, row, this.schema);
     return this.out.written();
   }
 }
@@ -84,7 +85,7 @@ export class RowPageEncoder {
 
   /** Appends `row`. */
   add(row: Row): void {
-    writeStruct(this.out, row, this.schema, 'row');
+    writeRow(this.out, row, this.schema);
     this.rows++;
   }
 
@@ -110,14 +111,20 @@ export class RowPageEncoder {
 export function decodeRowPage(bytes: Uint8Array, schema: StructType): Row[] {
   const input = versionedReader(bytes);
   const count = input.uint32();
+  const strings = stringCaches(schema);
   const rows: Row[] = [];
-  for (let i = 0; i < count; i++) rows.push(readStruct(input, schema));
+  for (let i = 0; i < count; i++) rows.push(readStruct(input, schema, strings));
   if (!input.atEnd()) {
     throw new RowEncodingError(
       `a page of ${count} encoded rows has ${bytes.length - input.position} bytes after its last row; the writer used another schema.`,
     );
   }
   return rows;
+}
+
+/** A string cache per top-level string field of `schema` (readStruct). */
+function stringCaches(schema: StructType): JsonStringCache[] {
+  return schema.fields.map(() => new JsonStringCache());
 }
 
 /** A reader positioned after the format version byte, which must be this version's. */
@@ -132,41 +139,63 @@ function versionedReader(bytes: Uint8Array): ByteReader {
   return input;
 }
 
-function writeStruct(out: ByteWriter, row: Row, type: StructType, path: string): void {
+function writeStruct(out: ByteWriter, row: Row, type: StructType): void {
   const fields = type.fields;
-  out.bitmap(fields.length, (i) => row[i] === null || row[i] === undefined);
+  out.nullBitmap(row, fields.length);
   for (let i = 0; i < fields.length; i++) {
     const v = row[i];
-    if (v !== null && v !== undefined)
-      writeValue(out, v, fields[i].dataType, `${path}.${fields[i].name}`);
+    if (v === null || v === undefined) continue;
+    try {
+      writeValue(out, v, fields[i].dataType);
+    } catch (e) {
+      throw e instanceof ValueMismatch ? e.within(`.${fields[i].name}`) : e;
+    }
   }
 }
 
-function readStruct(input: ByteReader, type: StructType): Row {
-  const nulls = input.bitmap(type.fields.length);
-  return type.fields.map((f, i) => (nulls[i] ? null : readValue(input, f.dataType)));
+/**
+ * Reads a struct's null bitmap and fields. Strings of a top-level field go through that field's
+ * cache (`strings[i]`): a grouping key repeats few values, and decoding each again was most of a
+ * page's decoding.
+ */
+function readStruct(
+  input: ByteReader,
+  type: StructType,
+  strings: readonly JsonStringCache[] = [],
+): Row {
+  const fields = type.fields;
+  const row: unknown[] = new Array(fields.length);
+  let nulls = 0;
+  for (let i = 0; i < fields.length; i++) {
+    if (i % 8 === 0) nulls = input.byte();
+    const dataType = fields[i].dataType;
+    if ((nulls & (1 << (i % 8))) !== 0) row[i] = null;
+    else if (dataType.kind === 'string') row[i] = input.text(strings[i]);
+    else row[i] = readValue(input, dataType);
+  }
+  return row;
 }
 
-function writeValue(out: ByteWriter, v: unknown, type: DataType, path: string): void {
+function writeValue(out: ByteWriter, v: unknown, type: DataType): void {
   switch (type.kind) {
     case 'struct':
-      return writeStruct(out, v as Row, type, path);
+      return writeStruct(out, v as Row, type);
     case 'array': {
       const items = v as unknown[];
       out.varint(items.length);
-      out.bitmap(items.length, (i) => items[i] === null || items[i] === undefined);
+      out.nullBitmap(items, items.length);
       for (const item of items)
-        if (item !== null && item !== undefined) writeValue(out, item, type.elementType, path);
+        if (item !== null && item !== undefined) writeValue(out, item, type.elementType);
       return;
     }
     case 'map': {
       const entries = [...(v as Map<unknown, unknown>)];
       out.varint(entries.length);
       for (const [key, value] of entries) {
-        writeValue(out, key, type.keyType, `${path} key`);
+        within(' key', () => writeValue(out, key, type.keyType));
         const isNull = value === null || value === undefined;
         out.byte(isNull ? 1 : 0);
-        if (!isNull) writeValue(out, value, type.valueType, `${path} value`);
+        if (!isNull) within(' value', () => writeValue(out, value, type.valueType));
       }
       return;
     }
@@ -174,7 +203,7 @@ function writeValue(out: ByteWriter, v: unknown, type: DataType, path: string): 
     case 'long':
     case 'timestamp':
     case 'date':
-      return out.varint(integer(v, type.kind, path));
+      return out.varint(integer(v, type.kind));
     case 'double':
       return out.float64(v as number);
     case 'boolean':
@@ -185,9 +214,9 @@ function writeValue(out: ByteWriter, v: unknown, type: DataType, path: string): 
       return out.blob(v as Uint8Array);
     case 'interval': {
       const i = v as { months: number; days: number; micros: number };
-      out.varint(integer(i.months, 'interval months', path));
-      out.varint(integer(i.days, 'interval days', path));
-      return out.varint(integer(i.micros, 'interval micros', path));
+      out.varint(integer(i.months, 'interval months'));
+      out.varint(integer(i.days, 'interval days'));
+      return out.varint(integer(i.micros, 'interval micros'));
     }
     case 'null':
       return;
@@ -222,7 +251,7 @@ function readValue(input: ByteReader, type: DataType): unknown {
     case 'boolean':
       return input.byte() === 1;
     case 'string':
-      return UTF8_DECODER.decode(input.blob());
+      return input.text(undefined);
     case 'binary':
       return input.blob().slice();
     case 'interval':
@@ -232,15 +261,65 @@ function readValue(input: ByteReader, type: DataType): unknown {
   }
 }
 
-function integer(v: unknown, kind: string, path: string): number {
+function integer(v: unknown, kind: string): number {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
-  throw new RowEncodingError(
-    `${path} holds ${String(v)}, which is no safe integer, but its type is ${kind}; the engine keeps ${kind} values as integers within ±(2^53 - 1).`,
+  throw new ValueMismatch(
+    `holds ${String(v)}, which is no safe integer, but its type is ${kind}; the engine keeps ${kind} values as integers within ±(2^53 - 1).`,
   );
+}
+
+/**
+ * A value that does not fit its type, on its way up to the row: each struct field and map key or
+ * value it passes adds its part of the path, so that no path is built for the values that fit.
+ */
+class ValueMismatch extends Error {
+  constructor(
+    readonly detail: string,
+    readonly path = '',
+  ) {
+    super(detail);
+  }
+
+  /** The same mismatch, `part` further from the row. */
+  within(part: string): ValueMismatch {
+    return new ValueMismatch(this.detail, part + this.path);
+  }
+
+  /** The error the caller sees, the path starting at `root`. */
+  named(root: string): RowEncodingError {
+    return new RowEncodingError(`${root}${this.path} ${this.detail}`);
+  }
+}
+
+/** Runs `write`, adding `part` to the path of a mismatch it throws. */
+function within(part: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    throw e instanceof ValueMismatch ? e.within(part) : e;
+  }
+}
+
+/** Writes `row` as a struct of `schema`; a value that does not fit is a RowEncodingError naming it. */
+function writeRow(out: ByteWriter, row: Row, schema: StructType): void {
+  try {
+    writeStruct(out, row, schema);
+  } catch (e) {
+    throw e instanceof ValueMismatch ? e.named('row') : e;
+  }
 }
 
 const UTF8_ENCODER = new TextEncoder();
 const UTF8_DECODER = new TextDecoder();
+
+/** Strings longer than this are decoded each time: long texts rarely repeat. */
+const MOST_CACHED_BYTES = 64;
+
+/** True when `bytes[start..end)` are all below 0x80, where UTF-8 and ASCII agree. */
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i] >= 0x80) return false;
+  return true;
+}
 
 /** A growing byte buffer. */
 class ByteWriter {
@@ -288,6 +367,7 @@ class ByteWriter {
 
   /** A string as its UTF-8 byte length, then the bytes: the same bytes as blob of its UTF-8. */
   text(s: string): void {
+    if (s.length < 64 && this.ascii(s)) return;
     // a UTF-16 code unit is at most 3 bytes of UTF-8; a length below 8192 is a 2-byte varint at most
     const most = s.length * 3;
     if (most >= 8192) return this.blob(UTF8_ENCODER.encode(s));
@@ -306,10 +386,31 @@ class ByteWriter {
     }
   }
 
-  bitmap(n: number, isSet: (i: number) => boolean): void {
+  /**
+   * Writes `s` (under 64 code units, so its length is one varint byte) when it is all ASCII, where
+   * each code unit is its own byte: a short key written byte by byte costs less than a call into
+   * the encoder and the view it needs. False, having written nothing, at the first other character.
+   */
+  private ascii(s: string): boolean {
+    this.reserve(1 + s.length);
+    const at = this.length;
+    for (let i = 0; i < s.length; i++) {
+      const code = s.charCodeAt(i);
+      if (code >= 0x80) return false;
+      this.buffer[at + 1 + i] = code;
+    }
+    this.buffer[at] = s.length * 2;
+    this.length = at + 1 + s.length;
+    return true;
+  }
+
+  /** One bit per value of `values[0..n)`, set for a null (or a missing value), LSB first. */
+  nullBitmap(values: readonly unknown[], n: number): void {
     for (let start = 0; start < n; start += 8) {
       let b = 0;
-      for (let i = start; i < Math.min(n, start + 8); i++) if (isSet(i)) b |= 1 << (i - start);
+      for (let i = start; i < Math.min(n, start + 8); i++) {
+        if (values[i] === null || values[i] === undefined) b |= 1 << (i - start);
+      }
       this.byte(b);
     }
   }
@@ -381,6 +482,21 @@ class ByteReader {
     const out = this.data.subarray(this.position, this.position + n);
     this.position += n;
     return out;
+  }
+
+  /**
+   * A string's bytes as text; through `cache` when they are short and all ASCII, which gives back
+   * the same string for a repeated value without decoding it again.
+   */
+  text(cache: JsonStringCache | undefined): string {
+    const n = this.varint();
+    this.need(n);
+    const start = this.position;
+    this.position += n;
+    if (cache !== undefined && n <= MOST_CACHED_BYTES && isAscii(this.data, start, start + n)) {
+      return cache.valueOfAscii(this.data, start, start + n);
+    }
+    return UTF8_DECODER.decode(this.data.subarray(start, start + n));
   }
 
   bitmap(n: number): boolean[] {

@@ -144,6 +144,15 @@ describe('the row encoding of the repartition stage', () => {
     expect(() => encodeRow([1.5], schema)).toThrow(/row\.n holds 1\.5/);
   });
 
+  it('names the nested field, map key or map value that does not fit', () => {
+    const inner = struct([field('n', LongType)]);
+    expect(() => encodeRow([[1.5]], struct([field('s', inner)]))).toThrow(/row\.s\.n holds 1\.5/);
+    const counts = struct([field('m', MapOf(StringType, LongType))]);
+    expect(() => encodeRow([new Map([['a', 0.5]])], counts)).toThrow(/row\.m value holds 0\.5/);
+    const byId = struct([field('m', MapOf(LongType, StringType))]);
+    expect(() => encodeRow([new Map([[2.5, 'x']])], byId)).toThrow(/row\.m key holds 2\.5/);
+  });
+
   it('refuses bytes of another schema, or of another format version', () => {
     const written = encodeRow(['a', 'b'], struct([field('x', StringType), field('y', StringType)]));
     expect(() => decodeRow(written, struct([field('x', StringType)]))).toThrow(/bytes after/);
@@ -188,6 +197,19 @@ describe('the row encoding of the repartition stage', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('gives back repeated strings of a page exactly, also ones that differ only inside', () => {
+    const schema = struct([
+      field('category', StringType),
+      field('s', struct([field('t', StringType)])),
+    ]);
+    // equal in length and in first, middle and last character: the same slot of a string cache
+    const values = ['aXbYc', 'aZbWc', 'aXbYc', 'café', 'cafe', '', 'x'.repeat(80), 'aZbWc'];
+    const rows = values.map((v, i) => [v, [values[values.length - 1 - i]]]);
+    const page = new RowPageEncoder(schema);
+    for (let round = 0; round < 3; round++) for (const row of rows) page.add(row);
+    expect(decodeRowPage(page.finish(), schema)).toEqual([...rows, ...rows, ...rows]);
   });
 
   it('refuses a page cut inside a row, or of another format version', () => {
