@@ -176,7 +176,7 @@ export {
   DEFAULT_TARGET_FILE_SIZE,
   type DeltaWriteOptions,
 } from './delta/delta-write-options.js';
-export { DeltaLog, type DeltaTableLocation } from './delta/delta-log.js';
+export { type CommitAttempt, DeltaLog, type DeltaTableLocation } from './delta/delta-log.js';
 export { DeltaSnapshot, type DeltaCommit } from './delta/delta-snapshot.js';
 export {
   CHECKPOINT_WARNING_CODE,

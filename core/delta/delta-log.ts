@@ -19,7 +19,7 @@
  * A snapshot already held is brought up to date by listing and replaying only the newer commits.
  */
 import { LocalDirectoryStore } from '../checkpoint/local-directory-store.js';
-import type { CreateResult, ObjectStore } from '../checkpoint/object-store.js';
+import type { ObjectStore } from '../checkpoint/object-store.js';
 import { DeltaTableError } from '../errors.js';
 import { decodeCheckpoint } from './checkpoint-file.js';
 import { decodeCommit, type DeltaAction, encodeCommit } from './delta-actions.js';
@@ -50,6 +50,13 @@ const VERSION_DIGITS = 20;
  * S3ObjectStore with the table's prefix for a table on S3).
  */
 export type DeltaTableLocation = string | ObjectStore;
+
+/**
+ * How an attempt to commit a version ended: this writer's version, or another writer's, with its
+ * commit when the read-back found it.
+ */
+export type CommitAttempt =
+  { readonly kind: 'created' } | { readonly kind: 'exists'; readonly winner?: DeltaCommit };
 
 /** Reads and appends to a Delta table's log. */
 export class DeltaLog {
@@ -97,18 +104,25 @@ export class DeltaLog {
 
   /**
    * The table's latest snapshot, or undefined when the log has no commit yet (no table). With
-   * `previous`, reads only the versions after it. Throws DeltaTableError when the log cannot make up
+   * `previous`, reads only the versions after it; `known` are commits after it already read (a
+   * race's winner), which are not read again. Throws DeltaTableError when the log cannot make up
    * the latest version (see log-segment.ts) or a file in it is damaged.
    */
-  snapshot(previous: DeltaSnapshot): Promise<DeltaSnapshot>;
-  snapshot(previous?: DeltaSnapshot): Promise<DeltaSnapshot | undefined>;
-  async snapshot(previous?: DeltaSnapshot): Promise<DeltaSnapshot | undefined> {
-    if (!previous) return this.load();
+  snapshot(previous: DeltaSnapshot, known?: readonly DeltaCommit[]): Promise<DeltaSnapshot>;
+  snapshot(
+    previous?: DeltaSnapshot,
+    known?: readonly DeltaCommit[],
+  ): Promise<DeltaSnapshot | undefined>;
+  async snapshot(
+    previous?: DeltaSnapshot,
+    known: readonly DeltaCommit[] = [],
+  ): Promise<DeltaSnapshot | undefined> {
+    if (!previous) return this.load(undefined, known);
     const versions = await this.versionsFrom(previous.version + 1);
     if (versions.length === 0) return previous;
     // The commits right after `previous` were cleaned up: only a checkpoint can bridge the gap.
-    if (versions[0] !== previous.version + 1) return (await this.load())!;
-    return DeltaSnapshot.replay(this.table, previous, await this.readCommits(versions));
+    if (versions[0] !== previous.version + 1) return (await this.load(undefined, known))!;
+    return DeltaSnapshot.replay(this.table, previous, await this.readCommits(versions, known));
   }
 
   /**
@@ -125,7 +139,8 @@ export class DeltaLog {
 
   /**
    * Writes `actions` as `version` if no other writer has: `created` means the commit is the table's
-   * version `version`; `exists` means another writer took that version first.
+   * version `version`; `exists` means another writer took that version first, and `winner` is that
+   * writer's commit as the read-back found it, so that catching up need not read it again.
    *
    * The outcome is confirmed by reading the version back, since the conditional write alone can
    * mislead: when the answer to a create that succeeded is lost (a dropped connection), the SDK
@@ -135,14 +150,19 @@ export class DeltaLog {
    * DeltaTableError rather than reported as a success that is lost. (A commit's bytes name data
    * files no other writer uses, so equal bytes are this writer's.)
    */
-  async commit(version: number, actions: readonly DeltaAction[]): Promise<CreateResult> {
+  async commit(version: number, actions: readonly DeltaAction[]): Promise<CommitAttempt> {
     const key = commitKey(version);
     const bytes = encodeCommit(actions);
     const result = await this.store.putIfAbsent(key, bytes);
     const stored = await this.store.get(key);
-    const ours = stored !== undefined && Buffer.from(stored).equals(Buffer.from(bytes));
-    if (ours) return 'created';
-    if (result === 'exists') return 'exists';
+    if (stored !== undefined && Buffer.from(stored).equals(Buffer.from(bytes))) {
+      return { kind: 'created' };
+    }
+    if (result === 'exists') {
+      // a commit file is never rewritten, so the bytes read back are the winner's for good
+      const winner = stored && { version, actions: decodeCommit(stored, `${this.table}/${key}`) };
+      return winner ? { kind: 'exists', winner } : { kind: 'exists' };
+    }
     throw new DeltaTableError(
       `Delta table ${this.table}: version ${version} was created by this writer, yet it holds another writer's commit: ${this.store.location} does not enforce conditional writes (If-None-Match), so concurrent writers overwrite each other's versions. ` +
         'Write to this table from one writer at a time, or use a store that enforces If-None-Match (Amazon S3 does).',
@@ -150,10 +170,13 @@ export class DeltaLog {
   }
 
   /** Steps 1 to 4 of the module doc, for the latest version or `upTo`. */
-  private async load(upTo?: number): Promise<DeltaSnapshot | undefined> {
+  private async load(
+    upTo?: number,
+    known: readonly DeltaCommit[] = [],
+  ): Promise<DeltaSnapshot | undefined> {
     const segment = await this.segment(upTo);
     if (!segment) return undefined;
-    const commits = await this.readCommits(segment.commits);
+    const commits = await this.readCommits(segment.commits, known);
     if (!segment.checkpoint) return DeltaSnapshot.replay(this.table, undefined, commits);
     const checkpoint = {
       version: segment.checkpoint.version,
@@ -198,11 +221,17 @@ export class DeltaLog {
     return (await this.store.list(prefix)).flatMap((key) => parseLogKey(key) ?? []);
   }
 
-  private async readCommits(versions: readonly number[]): Promise<DeltaCommit[]> {
+  /** The commits of `versions`, in order; those of `known` are taken from it, not read. */
+  private async readCommits(
+    versions: readonly number[],
+    known: readonly DeltaCommit[] = [],
+  ): Promise<DeltaCommit[]> {
     const commits: DeltaCommit[] = [];
     for (let i = 0; i < versions.length; i += READ_CONCURRENCY) {
       const chunk = versions.slice(i, i + READ_CONCURRENCY);
-      const read = await Promise.all(chunk.map((v) => this.readCommit(v)));
+      const read = await Promise.all(
+        chunk.map((v) => known.find((c) => c.version === v)?.actions ?? this.readCommit(v)),
+      );
       chunk.forEach((version, j) => commits.push({ version, actions: read[j] }));
     }
     return commits;

@@ -9,7 +9,8 @@
  *                writer may have created or changed the table meanwhile).
  *   4. write     the data files, under names no other writer or attempt uses.
  *   5. commit    create log version (latest + 1) with put-if-absent.
- *   6. race      if another writer took that version: catch up; stop if the write is now done (a
+ *   6. race      if another writer took that version: catch up (the winner's commit, which the
+ *                commit's read-back found, is not read again); stop if the write is now done (a
  *                concurrent attempt of the same batch won); else check again, write the data files
  *                anew if the winner created the table or changed its metadata (their layout follows
  *                the partition columns and NOT NULL columns), and go to 5 with the actions rebuilt on
@@ -76,17 +77,18 @@ export async function commitWrite(
   let filesFor = snapshot?.metadata;
   let adds = await write.writeFiles(snapshot);
   const firstVersion = (snapshot?.version ?? -1) + 1;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempts = 1; ; attempts++) {
     const version = (snapshot?.version ?? -1) + 1;
     const actions = write.actions(snapshot, adds);
-    if ((await log.commit(version, actions)) === 'created') {
+    const attempt = await log.commit(version, actions);
+    if (attempt.kind === 'created') {
       const committed = DeltaSnapshot.replay(log.table, snapshot, [{ version, actions }]);
       const checkpoint = await checkpointIfDue(log.store, committed);
       return { kind: 'committed', snapshot: committed, ...(checkpoint ? { checkpoint } : {}) };
     }
-    snapshot = await log.snapshot(snapshot);
+    snapshot = await log.snapshot(snapshot, attempt.winner ? [attempt.winner] : []);
     if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
-    if (attempt === maxAttempts) throw write.conflict(firstVersion, version, attempt);
+    if (attempts === maxAttempts) throw write.conflict(firstVersion, version, attempts);
     write.check(snapshot);
     if (snapshot?.metadata !== filesFor) {
       filesFor = snapshot?.metadata;

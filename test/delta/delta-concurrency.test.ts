@@ -11,6 +11,7 @@ import {
   SluiceSession,
 } from '../../core/index.js';
 import { encodeCommit } from '../../core/delta/delta-actions.js';
+import { commitKey } from '../../core/delta/delta-log.js';
 import type { Row } from '../../core/types/row.js';
 import { parseSchema } from '../../core/types/type-names.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -35,10 +36,11 @@ class Barrier {
 /**
  * A writer's view of a table on the local filesystem that holds its first log commit until every
  * writer has reached theirs, so all of them race for the same version; it records what each
- * commit attempt got.
+ * commit attempt got, and the keys it read.
  */
 class RacingStore implements ObjectStore {
   readonly commits: CreateResult[] = [];
+  readonly reads: string[] = [];
   readonly location: string;
   private readonly inner: LocalDirectoryStore;
   private raced = false;
@@ -69,6 +71,7 @@ class RacingStore implements ObjectStore {
   }
 
   get(key: string): Promise<Uint8Array | undefined> {
+    this.reads.push(key);
     return this.inner.get(key);
   }
 
@@ -100,6 +103,9 @@ describe('two writers racing for a version of a Delta table on the local filesys
 
     const outcomes = [a.commits, b.commits].map((c) => c.join(',')).sort();
     expect(outcomes).toEqual(['created', 'exists,created']);
+    // the loser read the version it lost once, when it read it back, not again to catch up
+    const loser = a.commits.length === 2 ? a : b;
+    expect(loser.reads.filter((key) => key === commitKey(0))).toHaveLength(1);
     const log = DeltaLog.at(table);
     expect(await log.versions()).toEqual([0, 1]);
     // only the winner created the table; the loser committed on top of it without metaData

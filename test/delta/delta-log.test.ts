@@ -254,13 +254,15 @@ describe('DeltaLog', () => {
     const store = new MemoryObjectStore();
     const log = new DeltaLog(store);
     expect(await log.snapshot()).toBeUndefined();
-    expect(await log.commit(0, [protocol, metaData, add('a.parquet')])).toBe('created');
+    expect(await log.commit(0, [protocol, metaData, add('a.parquet')])).toEqual({
+      kind: 'created',
+    });
     await store.put('_delta_log/_last_checkpoint', bytes('{}'));
     await store.put('_delta_log/00000000000000000000.crc', bytes('{}'));
     const first = (await log.snapshot())!;
     expect(first.version).toBe(0);
     expect(await log.snapshot(first)).toBe(first);
-    expect(await log.commit(1, [add('b.parquet')])).toBe('created');
+    expect(await log.commit(1, [add('b.parquet')])).toEqual({ kind: 'created' });
     const second = await log.snapshot(first);
     expect(second.version).toBe(1);
     expect([...second.files.keys()]).toEqual(['a.parquet', 'b.parquet']);
@@ -284,9 +286,15 @@ describe('DeltaLog', () => {
       a.commit(0, [protocol, metaData, txn('a', 0)]),
       b.commit(0, [protocol, metaData, txn('b', 0)]),
     ]);
-    const winner = results[0] === 'created' ? 'a' : 'b';
-    expect([...results].sort()).toEqual(['created', 'exists']);
+    const winner = results[0].kind === 'created' ? 'a' : 'b';
+    expect(results.map((r) => r.kind).sort()).toEqual(['created', 'exists']);
     expect((await a.snapshot())!.transactionVersion(winner)).toBe(0);
+    // the loser is told the winner's commit, as the version holds it
+    const lost = results.find((r) => r.kind === 'exists');
+    expect(lost).toEqual({
+      kind: 'exists',
+      winner: { version: 0, actions: [protocol, metaData, txn(winner, 0)] },
+    });
   });
 
   it('read.delta on a directory without a log fails with AnalysisError', async () => {
