@@ -31,15 +31,6 @@ export function encodeInlineState(
   return compressWithin(JSON.stringify(manifest), budgetBytes);
 }
 
-/**
- * Whether `lines`, one JSON text after another, compress into `budgetBytes` of base64: a test of
- * a manifest's inline changes, which make up nearly all of it, on text that a spill to delta files
- * writes as it is, so that a batch whose changes do not fit encodes them once, not twice.
- */
-export function linesCompressWithin(lines: readonly string[], budgetBytes: number): boolean {
-  return compressWithin(lines.join('\n'), budgetBytes) !== undefined;
-}
-
 /** `text` gzipped in base64, or undefined when that would be longer than `budgetBytes`. */
 function compressWithin(text: string, budgetBytes: number): string | undefined {
   // base64 turns each 3 bytes (or part of 3) into 4 characters

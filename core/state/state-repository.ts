@@ -56,7 +56,6 @@ import {
   decodeInlineState,
   encodeInlineState,
   type InlineChange,
-  linesCompressWithin,
   mergeInlineChanges,
 } from './inline-state.js';
 import { snapshotSlot, snapshotTurn } from './snapshot-schedule.js';
@@ -237,8 +236,9 @@ export class StateRepository {
    * 3. else every candidate's lines are written as a delta file (as a snapshot when the changes
    *    cover the partition or its chain is long), and the commit carries the manifest of files if
    *    that fits. `inline` is undefined when it does not: the manifest is then an object.
-   * The lines are encoded once, for the fit test and the spill, and a batch whose changes do not
-   * fit never builds the merged change set, which only the commit's text needs.
+   * The lines are encoded once, for the size test and the spill. Changes that may fit are compressed
+   * once, as the manifest the commit carries, not first as lines to test the fit: they nearly always
+   * fit, and a test that passed cost a second compression of the same changes.
    */
   private async persistInline(
     batchId: number,
@@ -599,20 +599,15 @@ const MAX_INLINE_COMPRESSION = 32;
 
 /**
  * False when the candidates' lines, which make up nearly all of a manifest, surely do not fit
- * `budgetBytes`: their JSON is over MAX_INLINE_COMPRESSION budgets, or it does not compress into
- * the budget. True when they may fit (the manifest itself is then encoded to find out).
+ * `budgetBytes`: their JSON is over MAX_INLINE_COMPRESSION budgets. True when they may fit: the
+ * manifest itself is then encoded to find out, compressed once, as the commit carries it.
  */
 function mayFitInline(candidates: readonly InlineCandidate[], budgetBytes: number): boolean {
   let bytes = 0;
   for (const { lines } of candidates) {
     for (const line of lines) bytes += line.length + 1;
   }
-  if (bytes <= budgetBytes) return true;
-  if (bytes > budgetBytes * MAX_INLINE_COMPRESSION) return false;
-  return linesCompressWithin(
-    candidates.map(({ lines }) => lines.join('\n')),
-    budgetBytes,
-  );
+  return bytes <= budgetBytes * MAX_INLINE_COMPRESSION;
 }
 
 /** One partition being persisted, and the count of what the persist writes. */

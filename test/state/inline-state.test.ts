@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryObjectStore } from '../../core/checkpoint/memory-object-store.js';
 import { CheckpointError } from '../../core/errors.js';
-import { encodeInlineState, linesCompressWithin } from '../../core/state/inline-state.js';
+import { encodeInlineState } from '../../core/state/inline-state.js';
 import type { KeyedStateStore } from '../../core/state/keyed-state-store.js';
 import {
   type PersistResult,
@@ -218,17 +218,6 @@ describe('state carried by the commit', () => {
     expect(encodeInlineState(manifest, text.length)).toBe(text);
     expect(encodeInlineState(manifest, text.length - 1)).toBeUndefined();
     expect(encodeInlineState(manifest, 8)).toBeUndefined();
-  });
-
-  it('finds whether change lines compress into a budget, to the character of the commit text', () => {
-    const lines = Array.from({ length: 500 }, (_, k) => JSON.stringify([`key-${k}`, k * 7919]));
-    let fits = lines.join('\n').length;
-    while (linesCompressWithin(lines, fits - 1)) fits--;
-    // fewer characters than the lines, as compression gives, and every larger budget fits too
-    expect(fits).toBeLessThan(lines.join('\n').length / 2);
-    expect(linesCompressWithin(lines, fits)).toBe(true);
-    expect(linesCompressWithin(lines, fits + 1000)).toBe(true);
-    expect(linesCompressWithin(lines, fits - 1)).toBe(false);
   });
 
   it('refuses a commit whose carried state does not decompress, or is the version of another batch', async () => {
