@@ -22,8 +22,9 @@ export interface KafkaSinkOptions {
   readonly topic?: string;
   /**
    * `kafka.max.request.size`: about how many bytes of records one produce request carries; a batch
-   * is sent in requests of this size, so that no partition's record batch exceeds what a broker
-   * accepts (message.max.bytes). @default 1048576, the Java producer's default
+   * is sent in requests of this size (and of 1,000 records at most), so that no partition's record
+   * batch exceeds what a broker accepts (message.max.bytes). @default 1048576, the Java producer's
+   * default
    */
   readonly maxRequestBytes: number;
   /**
