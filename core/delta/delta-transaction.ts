@@ -10,7 +10,8 @@
  *   4. write     the data files, under names no other writer or attempt uses.
  *   5. commit    create log version (latest + 1) with put-if-absent.
  *   6. race      if another writer took that version: catch up (the winner's commit, which the
- *                commit's read-back found, is not read again); stop if the write is now done (a
+ *                commit's read-back found, is not read again; the log is listed only when the
+ *                snapshot was a writer's last one, not one just read); stop if the write is now done (a
  *                concurrent attempt of the same batch won); else check again, write the data files
  *                anew if the winner created the table or changed its metadata (their layout follows
  *                the partition columns and NOT NULL columns), and go to 5 with the actions rebuilt on
@@ -33,7 +34,7 @@ import {
 import { checkpointIfDue, type CheckpointOutcome } from './delta-checkpoint.js';
 import type { DeltaLog } from './delta-log.js';
 import { toDeltaSchemaString } from './delta-schema.js';
-import { DeltaSnapshot } from './delta-snapshot.js';
+import { type DeltaCommit, DeltaSnapshot } from './delta-snapshot.js';
 
 /** What the commit loop needs to know of one write. */
 export interface DeltaWrite {
@@ -72,6 +73,8 @@ export async function commitWrite(
   maxAttempts: number,
 ): Promise<DeltaWriteOutcome> {
   let snapshot = known ?? (await log.snapshot());
+  // whether `snapshot` was the log's latest version when it was read, rather than a writer's last
+  let caughtUp = known === undefined;
   if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
   write.check(snapshot);
   let filesFor = snapshot?.metadata;
@@ -86,7 +89,8 @@ export async function commitWrite(
       const checkpoint = await checkpointIfDue(log.store, committed);
       return { kind: 'committed', snapshot: committed, ...(checkpoint ? { checkpoint } : {}) };
     }
-    snapshot = await log.snapshot(snapshot, attempt.winner ? [attempt.winner] : []);
+    snapshot = await catchUp(log, snapshot, attempt.winner, caughtUp);
+    caughtUp = true;
     if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
     if (attempts === maxAttempts) throw write.conflict(firstVersion, version, attempts);
     write.check(snapshot);
@@ -95,6 +99,24 @@ export async function commitWrite(
       adds = await write.writeFiles(snapshot);
     }
   }
+}
+
+/**
+ * The table after a lost race for the version after `snapshot`. A snapshot that was the latest
+ * when it was read becomes the latest plus the winner's commit, read back by the lost attempt:
+ * the next version is tried without listing the log, since racing writers lose to one another
+ * version after version, and each listing is a round trip more per loss. A writer's last snapshot
+ * may be many versions behind, so the log is listed once to catch up.
+ */
+function catchUp(
+  log: DeltaLog,
+  snapshot: DeltaSnapshot | undefined,
+  winner: DeltaCommit | undefined,
+  caughtUp: boolean,
+): Promise<DeltaSnapshot | undefined> {
+  if (caughtUp && winner)
+    return Promise.resolve(DeltaSnapshot.replay(log.table, snapshot, [winner]));
+  return log.snapshot(snapshot, winner ? [winner] : []);
 }
 
 /** The protocol and metaData actions that create a table of `schema`. */

@@ -191,19 +191,47 @@ describe('two writers racing for a version of a Delta table on the local filesys
   });
 });
 
-/** A table where, before each of this writer's commits, a rival commits the same version first. */
+/**
+ * A table where, before each of this writer's commits, a rival commits the same version first:
+ * while `rivalEnabled`, or for the next `rivalWins` commits. It counts the listings of the log.
+ */
 class OutracedStore extends LocalDirectoryStore {
   rivalEnabled = false;
+  rivalWins = 0;
+  logListings = 0;
 
   override async putIfAbsent(key: string, bytes: Uint8Array): Promise<CreateResult> {
-    if (this.rivalEnabled && key.startsWith('_delta_log/')) {
+    if ((this.rivalEnabled || this.rivalWins > 0) && key.startsWith('_delta_log/')) {
+      this.rivalWins = Math.max(0, this.rivalWins - 1);
       await super.putIfAbsent(key, encodeCommit([{ txn: { appId: 'rival', version: 0 } }]));
     }
     return super.putIfAbsent(key, bytes);
   }
+
+  override list(prefix: string): Promise<string[]> {
+    if (prefix.startsWith('_delta_log/')) this.logListings++;
+    return super.list(prefix);
+  }
 }
 
 describe('a writer that keeps losing the race', () => {
+  it('lists the log once to catch up, then tries the version after each winner it read back', async () => {
+    const table = tempDir('sluice-delta-');
+    const store = new OutracedStore(table);
+    const sink = new DeltaSink(store, { appId: 'query' });
+    await sink.addBatch(0, rows('q', 1), SCHEMA, 'append');
+    store.rivalWins = 3;
+    store.logListings = 0;
+
+    await sink.addBatch(1, rows('q', 2), SCHEMA, 'append');
+    // lost 1 on its last snapshot (listed to catch up), then 2 and 3 on snapshots just read
+    expect(store.logListings).toBe(1);
+    const log = DeltaLog.at(table);
+    expect(await log.versions()).toEqual([0, 1, 2, 3, 4]);
+    expect((await log.readCommit(4)).some((a) => 'txn' in a && a.txn.appId === 'query')).toBe(true);
+    expect(await tableRows(table)).toEqual(['q:1', 'q:2']);
+  });
+
   it('gives up after maxCommitAttempts with a retriable DeltaConflictError naming table and batch', async () => {
     const table = tempDir('sluice-delta-');
     const store = new OutracedStore(table);
