@@ -32,6 +32,7 @@ import {
   createTableActions,
   type DeltaWrite,
   removeAllActions,
+  type WriteStart,
 } from './delta-transaction.js';
 import {
   type DeltaWriteOptions,
@@ -61,6 +62,8 @@ export class DeltaSink implements Sink {
   /** The latest snapshot this sink has seen or written; catching up reads only newer versions. */
   private snapshot: DeltaSnapshot | undefined;
   private checkpoint: CheckpointOutcome | undefined;
+  /** Whether this sink's last write lost a race for a version: the table has other writers. */
+  private racing = false;
 
   constructor(table: DeltaTableLocation, options: DeltaSinkOptions = {}) {
     this.log = DeltaLog.at(table);
@@ -120,12 +123,25 @@ export class DeltaSink implements Sink {
     };
     const outcome = await commitWrite(
       this.log,
-      this.snapshot,
+      await this.writeStart(),
       write,
       this.settings.maxCommitAttempts,
     );
     this.snapshot = outcome.snapshot;
+    this.racing = outcome.racesLost > 0;
     if (outcome.kind === 'committed' && outcome.checkpoint) this.checkpoint = outcome.checkpoint;
+  }
+
+  /**
+   * The snapshot a write starts from: the last one this sink saw, which is the latest unless
+   * another writer committed since; after a write that lost a race, when others likely have, the
+   * log read again, as trying the version after a stale snapshot would lose once more. Undefined
+   * before the sink has seen the table: the write reads the log.
+   */
+  private async writeStart(): Promise<WriteStart | undefined> {
+    if (!this.snapshot) return undefined;
+    if (!this.racing) return { snapshot: this.snapshot, latest: false };
+    return { snapshot: await this.log.snapshot(this.snapshot), latest: true };
   }
 
   /**

@@ -3,6 +3,8 @@
  *   1. catch up  read the log (a writer with no snapshot yet). A writer that has one tries the
  *                version after it at once: if another writer took that version, step 6 catches up,
  *                so the log is not listed before every write of a writer that is usually alone.
+ *                (The streaming sink reads the log first after a write that lost a race: its
+ *                table has other writers, and its snapshot is likely behind.)
  *   2. done?     if the table already holds the write (a streaming batch whose txn is in, a batch
  *                write in mode ignore to a table that exists), stop.
  *   3. check     the table's protocol, schema, partitioning and properties admit the write (another
@@ -50,8 +52,8 @@ export interface DeltaWrite {
   conflict(first: number, last: number, attempts: number): DeltaConflictError;
 }
 
-/** How a write ended. */
-export type DeltaWriteOutcome =
+/** How a write ended, and how many races for a version it lost on the way. */
+export type DeltaWriteOutcome = (
   | {
       readonly kind: 'committed';
       /** The table right after the write's version. */
@@ -59,23 +61,31 @@ export type DeltaWriteOutcome =
       /** The checkpoint the version was due for; undefined when it was not due for one. */
       readonly checkpoint?: CheckpointOutcome;
     }
-  | { readonly kind: 'done-before'; readonly snapshot: DeltaSnapshot | undefined };
+  | { readonly kind: 'done-before'; readonly snapshot: DeltaSnapshot | undefined }
+) & { readonly racesLost: number };
+
+/** The snapshot a write starts from: the writer's last one, or one read from the log just now. */
+export interface WriteStart {
+  readonly snapshot: DeltaSnapshot | undefined;
+  /** True when `snapshot` was the log's latest version as it was read, not a writer's last one. */
+  readonly latest: boolean;
+}
 
 /**
- * Runs `write` against the table of `log` as the module doc describes, starting from `known` (the
- * writer's latest snapshot, if it has one). Throws what `check` throws, and DeltaConflictError after
- * `maxAttempts` lost races.
+ * Runs `write` against the table of `log` as the module doc describes, starting from `start` (the
+ * writer's snapshot, if it has one; else the log is read). Throws what `check` throws, and
+ * DeltaConflictError after `maxAttempts` lost races.
  */
 export async function commitWrite(
   log: DeltaLog,
-  known: DeltaSnapshot | undefined,
+  start: WriteStart | undefined,
   write: DeltaWrite,
   maxAttempts: number,
 ): Promise<DeltaWriteOutcome> {
-  let snapshot = known ?? (await log.snapshot());
+  let snapshot = start ? start.snapshot : await log.snapshot();
   // whether `snapshot` was the log's latest version when it was read, rather than a writer's last
-  let caughtUp = known === undefined;
-  if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
+  let caughtUp = start?.latest ?? true;
+  if (write.isDone(snapshot)) return { kind: 'done-before', snapshot, racesLost: 0 };
   write.check(snapshot);
   let filesFor = snapshot?.metadata;
   let adds = await write.writeFiles(snapshot);
@@ -87,11 +97,16 @@ export async function commitWrite(
     if (attempt.kind === 'created') {
       const committed = DeltaSnapshot.replay(log.table, snapshot, [{ version, actions }]);
       const checkpoint = await checkpointIfDue(log.store, committed);
-      return { kind: 'committed', snapshot: committed, ...(checkpoint ? { checkpoint } : {}) };
+      return {
+        kind: 'committed',
+        snapshot: committed,
+        ...(checkpoint ? { checkpoint } : {}),
+        racesLost: attempts - 1,
+      };
     }
     snapshot = await catchUp(log, snapshot, attempt.winner, caughtUp);
     caughtUp = true;
-    if (write.isDone(snapshot)) return { kind: 'done-before', snapshot };
+    if (write.isDone(snapshot)) return { kind: 'done-before', snapshot, racesLost: attempts };
     if (attempts === maxAttempts) throw write.conflict(firstVersion, version, attempts);
     write.check(snapshot);
     if (snapshot?.metadata !== filesFor) {

@@ -199,13 +199,21 @@ class OutracedStore extends LocalDirectoryStore {
   rivalEnabled = false;
   rivalWins = 0;
   logListings = 0;
+  logCommits = 0;
 
   override async putIfAbsent(key: string, bytes: Uint8Array): Promise<CreateResult> {
-    if ((this.rivalEnabled || this.rivalWins > 0) && key.startsWith('_delta_log/')) {
+    if (!key.startsWith('_delta_log/')) return super.putIfAbsent(key, bytes);
+    if (this.rivalEnabled || this.rivalWins > 0) {
       this.rivalWins = Math.max(0, this.rivalWins - 1);
-      await super.putIfAbsent(key, encodeCommit([{ txn: { appId: 'rival', version: 0 } }]));
+      await this.rivalCommit(key);
     }
+    this.logCommits++;
     return super.putIfAbsent(key, bytes);
+  }
+
+  /** The rival's commit of the version `key` names. */
+  async rivalCommit(key: string): Promise<void> {
+    await super.putIfAbsent(key, encodeCommit([{ txn: { appId: 'rival', version: 0 } }]));
   }
 
   override list(prefix: string): Promise<string[]> {
@@ -215,6 +223,28 @@ class OutracedStore extends LocalDirectoryStore {
 }
 
 describe('a writer that keeps losing the race', () => {
+  it('reads the log before its next write once it has lost a race, and not while it is alone', async () => {
+    const table = tempDir('sluice-delta-');
+    const store = new OutracedStore(table);
+    const sink = new DeltaSink(store, { appId: 'query' });
+    await sink.addBatch(0, rows('q', 1), SCHEMA, 'append');
+    store.logListings = 0;
+    await sink.addBatch(1, rows('q', 2), SCHEMA, 'append');
+    expect(store.logListings).toBe(0);
+
+    store.rivalWins = 1;
+    await sink.addBatch(2, rows('q', 3), SCHEMA, 'append'); // lost version 2, took 3
+    await store.rivalCommit(commitKey(4));
+    store.logListings = 0;
+    store.logCommits = 0;
+    await sink.addBatch(3, rows('q', 4), SCHEMA, 'append');
+    // read the rival's version 4 first, so its one attempt took version 5
+    expect(store.logListings).toBe(1);
+    expect(store.logCommits).toBe(1);
+    expect(await DeltaLog.at(table).versions()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(await tableRows(table)).toEqual(['q:1', 'q:2', 'q:3', 'q:4']);
+  });
+
   it('lists the log once to catch up, then tries the version after each winner it read back', async () => {
     const table = tempDir('sluice-delta-');
     const store = new OutracedStore(table);
