@@ -2,9 +2,8 @@
  * An estimate of the memory a state entry takes in V8's heap, for the progress's
  * `memoryUsedBytes` (Spark's name). It is an estimate in the way Spark's SizeEstimator is one:
  * it counts what a value holds (characters, numbers, elements and the objects around them) with
- * the sizes V8 gives them on 64-bit platforms, not what the allocator actually reserved. Stores
- * add an entry's estimate when it is put and subtract it when it is replaced or removed, so the
- * figure costs nothing per batch beyond the entries the batch writes.
+ * the sizes V8 gives them on 64-bit platforms, not what the allocator actually reserved. A store
+ * measures a sample of its entries once a batch and scales it to all of them (keyed-state-store.ts).
  */
 
 /** A heap object's header (map pointer, properties, elements, length). */

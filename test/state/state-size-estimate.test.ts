@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyedStateStore } from '../../core/state/keyed-state-store.js';
+import { KeyedStateStore, MEMORY_SAMPLE_ENTRIES } from '../../core/state/keyed-state-store.js';
 import { stateEntryBytes, stateValueBytes } from '../../core/state/state-size-estimate.js';
 
 /** The estimate of every entry held, summed by a full scan: what the store's running figure must equal. */
@@ -63,7 +63,7 @@ describe("a store's memoryUsedBytes", () => {
     fc.record({ op: fc.constant('remove' as const), key: fc.string({ maxLength: 3 }) }),
   );
 
-  it('kept up to date on every put and remove, equals a full scan of the entries', () => {
+  it('after any puts and removes, equals a full scan of the entries while no partition holds more than the sample', () => {
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 60 }), (operations) => {
         const store = new KeyedStateStore(4);
@@ -92,6 +92,15 @@ describe("a store's memoryUsedBytes", () => {
         expect(loaded.size).toBe(written.size);
       }),
     );
+  });
+
+  it('of a partition larger than the sample, scales the sampled entries to all of them', () => {
+    const store = new KeyedStateStore(1);
+    const entries = 50 * MEMORY_SAMPLE_ENTRIES;
+    // keys of one width, values of two sizes in turn: the sample has the average of the whole
+    for (let i = 0; i < entries; i++)
+      store.put(`k${String(i).padStart(5, '0')}`, i % 2 === 0 ? [0.5] : [0.5, 'abcdefgh']);
+    expect(store.memoryUsedBytes).toBe(scannedBytes(store));
   });
 
   it('is 0 for an empty store and after every key was removed', () => {
