@@ -222,12 +222,18 @@ class OutracedStore extends LocalDirectoryStore {
   }
 }
 
+/** A sink of query `query` that has written batch 0 to a new table with a rival. */
+async function sinkAfterOneBatch() {
+  const table = tempDir('sluice-delta-');
+  const store = new OutracedStore(table);
+  const sink = new DeltaSink(store, { appId: 'query' });
+  await sink.addBatch(0, rows('q', 1), SCHEMA, 'append');
+  return { table, store, sink };
+}
+
 describe('a writer that keeps losing the race', () => {
   it('reads the log before its next write once it has lost a race, and not while it is alone', async () => {
-    const table = tempDir('sluice-delta-');
-    const store = new OutracedStore(table);
-    const sink = new DeltaSink(store, { appId: 'query' });
-    await sink.addBatch(0, rows('q', 1), SCHEMA, 'append');
+    const { table, store, sink } = await sinkAfterOneBatch();
     store.logListings = 0;
     await sink.addBatch(1, rows('q', 2), SCHEMA, 'append');
     expect(store.logListings).toBe(0);
@@ -246,10 +252,7 @@ describe('a writer that keeps losing the race', () => {
   });
 
   it('lists the log once to catch up, then tries the version after each winner it read back', async () => {
-    const table = tempDir('sluice-delta-');
-    const store = new OutracedStore(table);
-    const sink = new DeltaSink(store, { appId: 'query' });
-    await sink.addBatch(0, rows('q', 1), SCHEMA, 'append');
+    const { table, store, sink } = await sinkAfterOneBatch();
     store.rivalWins = 3;
     store.logListings = 0;
 
