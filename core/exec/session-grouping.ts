@@ -65,6 +65,8 @@ export class SessionGrouping implements SessionFold {
   gather(input: PhysicalOperator, ctx: ExecutionContext, lateBefore?: number): GatheredRows {
     const groups = new Map<string, GroupRows>();
     let late = 0;
+    // a row's key values, reused: a group keeps its own copy, made when its first row comes
+    const values = new Array<unknown>(this.keys.length);
     produceRows(input, ctx, (row) => {
       const start = this.time(row) as number | null;
       if (start === null) return;
@@ -75,11 +77,11 @@ export class SessionGrouping implements SessionFold {
         late++;
         return;
       }
-      const keyValues = this.keys.map((k) => k(row));
-      const key = encodeKey(keyValues);
+      for (let i = 0; i < values.length; i++) values[i] = this.keys[i](row);
+      const key = encodeKey(values);
       let group = groups.get(key);
       if (!group) {
-        group = { keyValues, rows: [] };
+        group = { keyValues: values.slice(), rows: [] };
         groups.set(key, group);
       }
       group.rows.push({ start, end, row });
@@ -104,10 +106,14 @@ export class SessionGrouping implements SessionFold {
   /** The output row of `session` of the group with `keyValues`. */
   output(keyValues: readonly unknown[], session: Session): Row {
     const [start, end, accumulators] = session;
-    const row: Row = keyValues.slice();
-    row.splice(this.sessionIndex, 0, [start, end]);
+    const at = this.sessionIndex;
+    const row: Row = new Array(keyValues.length + 1 + accumulators.length);
+    for (let i = 0; i < at; i++) row[i] = keyValues[i];
+    row[at] = [start, end];
+    for (let i = at; i < keyValues.length; i++) row[i + 1] = keyValues[i];
+    const first = keyValues.length + 1;
     for (let i = 0; i < accumulators.length; i++)
-      row.push(this.aggregates[i].result(accumulators[i]));
+      row[first + i] = this.aggregates[i].result(accumulators[i]);
     return row;
   }
 }

@@ -31,14 +31,15 @@ export interface SessionFold {
 /**
  * The sessions of a group after `rows` join `sessions`: `sessions` must be sorted by start, none
  * reaching the next (as this function leaves them), and are merged in place; `rows` may come in
- * any order (rows with the same start keep their order). Returns the sessions sorted by start.
+ * any order, and are put in order of start in place (rows with the same start keep their order).
+ * Returns the sessions sorted by start.
  */
 export function mergeSessions(
   sessions: readonly Session[],
-  rows: readonly RowSession[],
+  rows: RowSession[],
   fold: SessionFold,
 ): Session[] {
-  const sorted = [...rows].sort((a, b) => a.start - b.start);
+  const sorted = inOrderOfStart(rows);
   const merged: Session[] = [];
   let current: Session | undefined;
   let i = 0;
@@ -66,4 +67,15 @@ export function mergeSessions(
     fold.update(current[2], row);
   }
   return merged;
+}
+
+/**
+ * `rows` sorted by start, in place; a group's rows mostly arrive in order of time, so a pass that
+ * finds them in order spares the sort.
+ */
+function inOrderOfStart(rows: RowSession[]): RowSession[] {
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i].start < rows[i - 1].start) return rows.sort((a, b) => a.start - b.start);
+  }
+  return rows;
 }
