@@ -21,6 +21,8 @@ export class KeyedStateStore implements StateStore {
   /** By partition, its changes since the last persist; undefined while it has none. */
   private changes: (PartitionChanges | undefined)[];
   private count = 0;
+  private lastKey: string | undefined;
+  private lastPartition = 0;
 
   constructor(readonly numPartitions: number) {
     this.partitions = Array.from({ length: numPartitions }, () => new Map());
@@ -37,9 +39,12 @@ export class KeyedStateStore implements StateStore {
     this.changesOf(p).set(key, value);
   }
 
-  remove(key: string): void {
+  /** Removes `key`; false when the store did not hold it. */
+  remove(key: string): boolean {
     const p = this.partitionOf(key);
-    if (this.delete(this.partitions[p], key)) this.changesOf(p).set(key, DELETED);
+    if (!this.delete(this.partitions[p], key)) return false;
+    this.changesOf(p).set(key, DELETED);
+    return true;
   }
 
   /**
@@ -123,14 +128,20 @@ export class KeyedStateStore implements StateStore {
     return changes;
   }
 
-  /** The partition of a key: FNV-1a over its UTF-16 code units; fixed forever, since state files depend on it. */
+  /**
+   * The partition of a key: FNV-1a over its UTF-16 code units; fixed forever, since state files
+   * depend on it. The last key's partition is kept: an operator mostly gets a key and then puts it.
+   */
   partitionOf(key: string): number {
+    if (key === this.lastKey) return this.lastPartition;
     let h = 0x811c9dc5;
     for (let i = 0; i < key.length; i++) {
       h ^= key.charCodeAt(i);
       h = Math.imul(h, 0x01000193);
     }
-    return (h >>> 0) % this.numPartitions;
+    this.lastKey = key;
+    this.lastPartition = (h >>> 0) % this.numPartitions;
+    return this.lastPartition;
   }
 
   /** Sets an entry, counting it when its key is new (the map's size shows it, saving a lookup). */

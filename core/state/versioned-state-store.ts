@@ -50,9 +50,7 @@ export class VersionedStateStore implements StateStore {
 
   remove(key: string): void {
     this.checkUpdating('remove from');
-    if (this.data.get(key) === undefined) return;
-    this.data.remove(key);
-    this.removed++;
+    if (this.data.remove(key)) this.removed++;
   }
 
   entries(): IterableIterator<[string, unknown]> {

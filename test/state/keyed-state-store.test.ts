@@ -19,6 +19,9 @@ describe('KeyedStateStore', () => {
       expect(store.partitionOf('')).toBe(0x811c9dc5 % 1_000_003);
       expect(store.partitionOf('a')).toBe(0xe40c292c % 1_000_003);
       expect(store.partitionOf('foobar')).toBe(0xbf9cf968 % 1_000_003);
+      // asked again, in any order
+      expect(store.partitionOf('foobar')).toBe(0xbf9cf968 % 1_000_003);
+      expect(store.partitionOf('a')).toBe(0xe40c292c % 1_000_003);
     });
 
     it('puts a key in the same partition in every store with the same partition count', () => {
@@ -47,8 +50,8 @@ describe('KeyedStateStore', () => {
       store.put('a', 2);
       expect(store.get('a')).toBe(2);
       expect(store.size).toBe(2);
-      store.remove('a');
-      store.remove('never-there');
+      expect(store.remove('a')).toBe(true);
+      expect(store.remove('never-there')).toBe(false);
       expect(store.get('a')).toBeUndefined();
       expect(store.size).toBe(1);
       expect([...store.entries()]).toEqual([['b', [1, 2]]]);
