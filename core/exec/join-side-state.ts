@@ -61,40 +61,41 @@ export class JoinSideState {
   }
 
   /**
-   * Removes the rows `expired` says can match nothing more (after `flush`), and returns them.
-   * A key left with no rows is removed. One pass over each key's rows, asking `expired` once a row.
+   * Removes the rows `expired` says can match nothing more (after `flush`), passing those that never
+   * matched to `unmatched` when it is given (an outer join emits them; an inner one has no use for
+   * them). A key left with no rows is removed. One pass over each key's rows, asking `expired` once
+   * a row.
    */
-  evict(expired: (row: Row) => boolean): JoinStateEntry[] {
-    const removed: JoinStateEntry[] = [];
+  evict(expired: (row: Row) => boolean, unmatched?: (row: Row) => void): void {
     const rewrites: [string, readonly JoinStateEntry[]][] = [];
     for (const [key, value] of this.store.entries()) {
       const rows = value as readonly JoinStateEntry[];
-      const kept = keptRows(rows, expired, removed);
+      const kept = keptRows(rows, expired, unmatched);
       if (kept !== rows) rewrites.push([key, kept]);
     }
     for (const [key, kept] of rewrites) {
       if (kept.length === 0) this.store.remove(key);
       else this.store.put(key, kept);
     }
-    return removed;
   }
 }
 
 /**
- * The entries of `rows` that have not `expired`, the others appended to `removed`; `rows` itself
- * when none expired, so a key untouched by the eviction is neither copied nor rewritten.
+ * The entries of `rows` that have not `expired`, the rows of the others that never matched passed
+ * to `unmatched`; `rows` itself when none expired, so a key untouched by the eviction is neither
+ * copied nor rewritten.
  */
 function keptRows(
   rows: readonly JoinStateEntry[],
   expired: (row: Row) => boolean,
-  removed: JoinStateEntry[],
+  unmatched: ((row: Row) => void) | undefined,
 ): readonly JoinStateEntry[] {
   let kept: JoinStateEntry[] | undefined;
   for (let i = 0; i < rows.length; i++) {
     const entry = rows[i];
     if (expired(entry[0])) {
       kept ??= rows.slice(0, i);
-      removed.push(entry);
+      if (unmatched && entry[1] === 0) unmatched(entry[0]);
     } else kept?.push(entry);
   }
   return kept ?? rows;

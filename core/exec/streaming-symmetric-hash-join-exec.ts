@@ -251,9 +251,10 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     held: readonly (readonly [Row, 0 | 1])[],
     newRow: Row,
     side: 'left' | 'right',
-  ): number[] {
+  ): readonly number[] {
+    if (held.length === 0) return NO_MATCHES;
     const residual = this.keys.residual;
-    const positions: number[] = [];
+    let positions: number[] | undefined;
     const pair: unknown[] = [];
     for (let i = 0; i < held.length; i++) {
       if (residual) {
@@ -262,20 +263,24 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
         else fillPair(pair, heldRow, newRow);
         if (residual(pair) !== true) continue;
       }
-      positions.push(i);
+      (positions ??= []).push(i);
     }
-    return positions;
+    return positions ?? NO_MATCHES;
   }
 
   /** Step 4: evicts what can match nothing more, emitting the unmatched rows an outer join keeps. */
   private evict(sides: Sides, expiry: Expiry, out: Row[]): void {
     if (expiry.left) {
-      for (const [row, matched] of sides.left.evict(expiry.left))
-        if (!matched && this.preserves('left')) out.push(this.combine(row, null));
+      const unmatched = this.preserves('left')
+        ? (row: Row) => out.push(this.combine(row, null))
+        : undefined;
+      sides.left.evict(expiry.left, unmatched);
     }
     if (expiry.right) {
-      for (const [row, matched] of sides.right.evict(expiry.right))
-        if (!matched && this.preserves('right')) out.push(this.combine(null, row));
+      const unmatched = this.preserves('right')
+        ? (row: Row) => out.push(this.combine(null, row))
+        : undefined;
+      sides.right.evict(expiry.right, unmatched);
     }
   }
 
@@ -284,6 +289,9 @@ export class StreamingSymmetricHashJoinExec implements StatefulOperator {
     return this.joinType === 'full' || this.joinType === side;
   }
 }
+
+/** The positions of held rows matching a new row that matches none (most rows). */
+const NO_MATCHES: readonly number[] = Object.freeze([]);
 
 /** Writes the columns of `left` and then those of `right` into `pair`. */
 function fillPair(pair: unknown[], left: Row, right: Row): void {
