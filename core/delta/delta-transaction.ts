@@ -13,12 +13,12 @@
  *   5. commit    create log version (latest + 1) with put-if-absent.
  *   6. race      if another writer took that version: catch up (the winner's commit, which the
  *                commit's read-back found, is not read again; the log is listed only when the
- *                snapshot was a writer's last one, not one just read); stop if the write is now done (a
- *                concurrent attempt of the same batch won); else check again, write the data files
- *                anew if the winner created the table or changed its metadata (their layout follows
- *                the partition columns and NOT NULL columns), and go to 5 with the actions rebuilt on
- *                the new snapshot (an overwrite removes what is there now); at most maxAttempts
- *                times, then fail with the retriable DeltaConflictError.
+ *                snapshot was a writer's last one, not one just read); stop if the write is now
+ *                done (a concurrent attempt of the same batch won); else check again, write the
+ *                data files anew if the winner created the table or changed its metadata (their
+ *                layout follows the partition columns and NOT NULL columns), and go to 5 with the
+ *                actions rebuilt on the new snapshot (an overwrite removes what is there now); at
+ *                most maxAttempts times, then fail with the retriable DeltaConflictError.
  *   7. checkpoint  if the new version is due for a checkpoint, write it, best effort
  *                (delta-checkpoint.ts): the write has succeeded whatever becomes of it.
  * A crash anywhere leaves either no new version (the data files are unreferenced garbage) or the whole
