@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyedStateStore, MEMORY_SAMPLE_ENTRIES } from '../../core/state/keyed-state-store.js';
 import { stateEntryBytes, stateValueBytes } from '../../core/state/state-size-estimate.js';
 
-/** The estimate of every entry held, summed by a full scan: what the store's running figure must equal. */
+/** The estimate of every entry held, summed by a full scan: what the store's sampled figure is measured against. */
 function scannedBytes(store: KeyedStateStore): number {
   let bytes = 0;
   for (const [key, value] of store.entries()) bytes += stateEntryBytes(key, value);
