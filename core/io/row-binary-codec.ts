@@ -165,9 +165,11 @@ function readStruct(
 ): Row {
   const fields = type.fields;
   const row: unknown[] = new Array(fields.length);
-  let nulls = 0;
+  // the writer puts the whole bitmap first: a byte for each 8 fields
+  const bitmap = fields.length > 8 ? input.bitmapBytes(fields.length) : undefined;
+  let nulls = bitmap ? 0 : fields.length > 0 ? input.byte() : 0;
   for (let i = 0; i < fields.length; i++) {
-    if (i % 8 === 0) nulls = input.byte();
+    if (bitmap && i % 8 === 0) nulls = bitmap[i >> 3];
     const dataType = fields[i].dataType;
     if ((nulls & (1 << (i % 8))) !== 0) row[i] = null;
     else if (dataType.kind === 'string') row[i] = input.text(strings[i]);
@@ -497,6 +499,15 @@ class ByteReader {
       return cache.valueOfAscii(this.data, start, start + n);
     }
     return UTF8_DECODER.decode(this.data.subarray(start, start + n));
+  }
+
+  /** The bytes of a null bitmap of `n` values, one for each 8. */
+  bitmapBytes(n: number): Uint8Array {
+    const length = (n + 7) >> 3;
+    this.need(length);
+    const bytes = this.data.subarray(this.position, this.position + length);
+    this.position += length;
+    return bytes;
   }
 
   bitmap(n: number): boolean[] {

@@ -52,7 +52,8 @@ const dataType: fc.Arbitrary<DataType> = fc.letrec<{ type: DataType; struct: Str
       tie('struct'),
     ),
     struct: fc
-      .array(tie('type'), { minLength: 0, maxLength: 4 })
+      // past 8 fields a struct's null bitmap takes a second byte
+      .array(tie('type'), { minLength: 0, maxLength: 10 })
       .map((types) => struct(types.map((t, i) => field(`f${i}`, t)))),
   }),
 ).type;
