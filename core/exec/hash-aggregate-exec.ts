@@ -1,7 +1,8 @@
 /**
- * Hash aggregation for batch queries: every group of the input in one pass, in the order of each
- * group's first row. With no grouping keys the result is one row even for empty input (count = 0),
- * as in SQL. Groups are folded over column batches with integer keys where the keys allow
+ * Hash aggregation for batch queries, and for each micro-batch alone where a stream's aggregate is
+ * `perBatch`: every group of the input in one pass, in the order of each group's first row. With no
+ * grouping keys the result is one row even for empty input (count = 0), as in SQL, except per batch:
+ * an empty micro-batch has nothing to add to the groups it is a part of. Groups are folded over column batches with integer keys where the keys allow
  * (integer-key-fold.ts), row by row otherwise, into groups that start empty: a batch query has no
  * state from earlier batches.
  */
@@ -42,7 +43,7 @@ export class HashAggregateExec implements PhysicalOperator {
     this.grouping = new Grouping(node, clock);
     const scope = { ...planScope(node.input), clock };
     this.groupFold = IntegerKeyFold.of(node, this.grouping, scope) ?? new RowKeyFold(this.grouping);
-    this.global = node.groupBy.length === 0;
+    this.global = node.groupBy.length === 0 && !node.perBatch;
     this.schema = node.schema;
   }
 

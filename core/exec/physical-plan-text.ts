@@ -89,7 +89,7 @@ function operatorLine(
         return `StatefulSessionWindowAggregate ${statefulText(op, planned)}, ${keys}`;
       return op instanceof SessionWindowAggregateExec
         ? `SessionWindowAggregate ${keys}`
-        : `HashAggregate ${keys}`;
+        : `HashAggregate${node.perBatch ? ' per batch' : ''} ${keys}`;
     }
     case 'deduplicate': {
       const keys = `keys=[${node.keyIndexes.map((i) => node.schema.fields[i].name).join(', ')}]`;

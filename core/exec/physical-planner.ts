@@ -8,7 +8,7 @@
  */
 import type { BatchClock } from '../expr/scope.js';
 import { pruneJsonFields } from '../plan/json-field-pruning.js';
-import { allNodes, type LogicalPlan } from '../plan/logical-plan.js';
+import { allNodes, isStatefulAggregate, type LogicalPlan } from '../plan/logical-plan.js';
 import { sessionWindowKey } from '../plan/session-window-key.js';
 import { DeduplicateExec } from './deduplicate-exec.js';
 import { FilterExec } from './filter-exec.js';
@@ -106,7 +106,7 @@ export function planPhysical(
       case 'aggregate': {
         const { operator: input, collected } = buildCollecting(node.input);
         const session = sessionWindowKey(node.groupBy);
-        if (!streaming || !node.isStreaming) {
+        if (!streaming || !isStatefulAggregate(node)) {
           inputs.push(...collected);
           return session
             ? new SessionWindowAggregateExec(node, session, input, clock)

@@ -32,7 +32,7 @@ function nodeLine(plan: LogicalPlan): string {
     case 'filter':
       return `Filter ${expressionText(plan.condition)}`;
     case 'aggregate':
-      return `Aggregate keys=${expressionsText(plan.groupBy)}, functions=${expressionsText(plan.aggregates)} ${columnsText(plan.schema)}`;
+      return `Aggregate${plan.perBatch ? ' per batch' : ''} keys=${expressionsText(plan.groupBy)}, functions=${expressionsText(plan.aggregates)} ${columnsText(plan.schema)}`;
     case 'watermark':
       return `EventTimeWatermark ${watermarkText(plan.schema, plan.columnIndex, plan.delayMicros)}`;
     case 'union':

@@ -83,6 +83,11 @@ export interface Aggregate extends PlanNode {
   readonly input: LogicalPlan;
   readonly groupBy: readonly Expression[];
   readonly aggregates: readonly Expression[];
+  /**
+   * Folds each micro-batch's rows alone and keeps no state: stage 1 of an aggregation split at a
+   * repartition stage (partial-aggregation.ts). A stream's aggregate otherwise keeps its groups.
+   */
+  readonly perBatch?: boolean;
 }
 
 /** `withWatermark(column, delay)`: marks the event-time column; rows pass through unchanged. */
@@ -216,6 +221,11 @@ export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
 }
 
 /** Every node of the plan, root first. */
+/** Whether `plan` is a stream's aggregate that keeps its groups in state across micro-batches. */
+export function isStatefulAggregate(plan: LogicalPlan): plan is Aggregate {
+  return plan.kind === 'aggregate' && plan.isStreaming && !plan.perBatch;
+}
+
 export function allNodes(plan: LogicalPlan): LogicalPlan[] {
   return [plan, ...inputsOf(plan).flatMap(allNodes)];
 }

@@ -21,18 +21,27 @@
  *            its key columns;
  *   stage 2: repartition source -> the event-time watermark again (if stage 1 had one) -> the
  *            stateful operator and everything above it -> the user's sink.
- * Stage 1 ships rows, not partial aggregates: a per-batch partial result would have to merge
- * exactly for every aggregate (avg, percentiles, first/last, collect_list) and would hide the event
- * times stage 2 needs to drop late rows by its own watermark, as the unsplit query does.
+ * An aggregation whose functions all have partial values (count, sum, min, max, avg) ships partial
+ * rows instead, one per group and batch (partial-aggregation.ts): stage 1 aggregates each batch
+ * alone, stage 2 merges. Any other keyed operator, and an aggregation with another function
+ * (first/last, collect_list, percentiles, a distinct count), ships the rows themselves.
  */
 import { AnalysisError, UnsupportedOperationError } from '../errors.js';
 import type { Expression } from '../expr/expression.js';
 import { containsExpression } from '../expr/expression.js';
 import type { SourceFactory } from '../sources/source.js';
 import type { StructType } from '../types/data-types.js';
-import { inputsOf, type LogicalPlan, newPlanId, type StreamingRelation } from './logical-plan.js';
+import {
+  inputsOf,
+  isStatefulAggregate,
+  type LogicalPlan,
+  newPlanId,
+  type StreamingRelation,
+} from './logical-plan.js';
 import { project, watermark } from './plan-builder.js';
 import { joinScope } from './join-scope.js';
+import { freshName } from './fresh-name.js';
+import { partialAggregation } from './partial-aggregation.js';
 import { planScope } from './plan-scope.js';
 
 /** What the split may know beyond the plan. */
@@ -90,6 +99,22 @@ export function splitStages(plan: LogicalPlan, options: StageSplitOptions = {}):
   }
   if (declared.length > 0 && declared.every((k) => columns.includes(k))) {
     return { kind: 'single', reason: `${name} is aligned with the declared partitioning` };
+  }
+  const partial = operator.kind === 'aggregate' ? partialAggregation(operator) : undefined;
+  if (partial) {
+    const { stage1, keyColumns } = partial;
+    return {
+      kind: 'split',
+      operator: name,
+      reason: `${name} is not keyed by the source's partitioning, so its partial rows are repartitioned by (${keyColumns.join(', ')})`,
+      stage1,
+      keyColumns,
+      stage2: (input) =>
+        rebuildPath(
+          path.slice(0, -1),
+          partial.stage2(stage2Input(input, stage1.schema, keyColumns)),
+        ),
+    };
   }
   const { stage1, keyColumns } = stage1Plan(operator, keys);
   const stage2Operator = withComputedKeysRead(operator, keys, keyColumns);
@@ -184,6 +209,7 @@ function hasStatefulOperator(plan: LogicalPlan): boolean {
 function isStateful(plan: LogicalPlan): plan is Keyed | Extract<LogicalPlan, { kind: 'join' }> {
   switch (plan.kind) {
     case 'aggregate':
+      return isStatefulAggregate(plan);
     case 'deduplicate':
     case 'transformWithState':
       return plan.isStreaming;
@@ -321,15 +347,6 @@ function stage1Plan(
   return { stage1, keyColumns: keyColumns() };
 }
 
-/** `name`, or `name_2`, `name_3`, ... : the first not among `taken` (which it joins). */
-function freshName(name: string, taken: string[]): string {
-  const lower = new Set(taken.map((t) => t.toLowerCase()));
-  let candidate = name;
-  for (let n = 2; lower.has(candidate.toLowerCase()); n++) candidate = `${name}_${n}`;
-  taken.push(candidate);
-  return candidate;
-}
-
 function requireUniqueNames(names: readonly string[], operator: Keyed): void {
   const lower = names.map((n) => n.toLowerCase());
   const duplicate = lower.find((n, i) => lower.indexOf(n) !== i);
@@ -401,11 +418,11 @@ function stage2Input(
   return watermark(relation, eventTime.name, eventTime.metadata!.eventTimeDelayMicros!);
 }
 
-/** The nodes of `path` (root first, operator last) rebuilt with the operator reading `input`. */
+/** The nodes of `path` (root first) rebuilt with the last one reading `input`; `input` when none. */
 function rebuildPath(path: readonly LogicalPlan[], input: LogicalPlan): LogicalPlan {
+  if (path.length === 0) return input;
   const [node, ...below] = path;
-  const child = below.length === 0 ? input : rebuildPath(below, input);
-  return withStreamingInput(node, child);
+  return withStreamingInput(node, rebuildPath(below, input));
 }
 
 function withStreamingInput(node: LogicalPlan, child: LogicalPlan): LogicalPlan {

@@ -11,6 +11,7 @@ import { joinStateEviction } from './join-state-watermark.js';
 import {
   type Aggregate,
   allNodes,
+  isStatefulAggregate,
   type Deduplicate,
   type Join,
   type LogicalPlan,
@@ -27,9 +28,7 @@ export function checkStreamingPlan(plan: LogicalPlan, mode: OutputMode): void {
     );
   }
   checkProcessors(plan, mode);
-  const aggregates = allNodes(plan).filter(
-    (n): n is Aggregate => n.kind === 'aggregate' && n.isStreaming,
-  );
+  const aggregates = allNodes(plan).filter(isStatefulAggregate);
   if (aggregates.length > 1 && mode !== 'append') {
     throw new UnsupportedOperationError(
       `Multiple streaming aggregations are not supported with ${mode} output mode (operators: ${aggregates.map(operatorText).join(', ')}); ` +
@@ -72,6 +71,7 @@ function checkChainedStatefulOperators(plan: LogicalPlan, mode: OutputMode): voi
 function isStatefulOperator(node: LogicalPlan): boolean {
   switch (node.kind) {
     case 'aggregate':
+      return isStatefulAggregate(node);
     case 'deduplicate':
     case 'transformWithState':
       return node.isStreaming;

@@ -25,13 +25,14 @@ import { CheckpointError } from '../errors.js';
 import type { PhysicalPlan } from '../exec/physical-planner.js';
 import type { Expression } from '../expr/expression.js';
 import { expressionName } from '../expr/expression-name.js';
-import type {
-  Aggregate,
-  Deduplicate,
-  Join,
-  LogicalPlan,
-  TransformWithState,
-  Watermark,
+import {
+  type Aggregate,
+  type Deduplicate,
+  isStatefulAggregate,
+  type Join,
+  type LogicalPlan,
+  type TransformWithState,
+  type Watermark,
 } from '../plan/logical-plan.js';
 import { declarationText } from '../plan/state-variable-declarations.js';
 import { typeName } from '../types/data-types.js';
@@ -107,10 +108,9 @@ function statefulNodes(plan: LogicalPlan): {
   const visit = (node: LogicalPlan): void => {
     for (const input of inputsOf(node)) visit(input);
     const keepsState =
-      node.kind === 'aggregate' ||
-      node.kind === 'deduplicate' ||
-      node.kind === 'transformWithState';
-    if (keepsState && node.isStreaming) operators.push(node);
+      isStatefulAggregate(node) ||
+      ((node.kind === 'deduplicate' || node.kind === 'transformWithState') && node.isStreaming);
+    if (keepsState) operators.push(node);
     if (node.kind === 'join' && node.left.isStreaming && node.right.isStreaming)
       operators.push(node);
     if (node.kind === 'watermark') watermarks.push(node);

@@ -28,7 +28,7 @@ function nodeText(plan: LogicalPlan): string {
     case 'filter':
       return `Filter ${expressionText(plan.condition)}`;
     case 'aggregate':
-      return `Aggregate keys ${expressionsText(plan.groupBy)} values ${expressionsText(plan.aggregates)}`;
+      return `Aggregate${plan.perBatch ? ' per batch' : ''} keys ${expressionsText(plan.groupBy)} values ${expressionsText(plan.aggregates)}`;
     case 'watermark':
       return `Watermark ${plan.schema.fields[plan.columnIndex].name} delay ${plan.delayMicros / 1000} ms`;
     case 'union':

@@ -8,16 +8,26 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
+  avg,
   col,
+  collect_list,
   count,
   type DataFrame,
   from_json,
+  length,
+  max,
   MemorySink,
+  min,
+  type Column,
   type RowObject,
   SluiceSession,
   StageSelectionError,
+  sum,
+  when,
+  window,
 } from '../../core/index.js';
 import { closeKafkaConnections } from '../../core/kafka/kafka-connection-pool.js';
+import { at } from '../support/events.js';
 import { clickRecords } from '../support/kafka-clicks.js';
 import { produce } from '../support/kafka-producer.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -51,6 +61,50 @@ function clicksByCategory(input: DataFrame): DataFrame {
 /** The same count grouped by an expression, which stage 1 computes for stage 2. */
 function clicksByParsedCategory(input: DataFrame): DataFrame {
   return parsed(input).groupBy(col('e.category').alias('category')).agg(count().alias('n'));
+}
+
+/** Per category and 10-minute window of the clicks, under a 5-minute watermark: */
+function perWindow(input: DataFrame, ...aggregates: Column[]): DataFrame {
+  return parsed(input)
+    .select('e.*')
+    .withWatermark('ts', '5 minutes')
+    .groupBy(window(col('ts'), '10 minutes'), col('category'))
+    .agg(aggregates[0], ...aggregates.slice(1));
+}
+
+/** ... the count, and statistics of a number that is null for music. */
+function statisticsPerWindow(input: DataFrame): DataFrame {
+  const n = when(col('category').neq('music'), length(col('user')));
+  return perWindow(
+    input,
+    count().alias('n'),
+    count(n).alias('with_n'),
+    sum(n).alias('total'),
+    avg(n).alias('mean'),
+    min(n).alias('least'),
+    max(col('user')).alias('last_user'),
+  );
+}
+
+/** ... the users. */
+function usersPerWindow(input: DataFrame): DataFrame {
+  return perWindow(input, collect_list(col('user')).alias('users'));
+}
+
+/** A click at noon in each of the 4 partitions, category `flush`. */
+const FLUSH = [0, 1, 2, 3].map((partition) => ({
+  partition,
+  key: 'f',
+  value: JSON.stringify({ ts: at('12:00:00').toISOString(), category: 'flush', user: 'f' }),
+}));
+
+/** Rows as sortable JSON, a list's elements sorted (the shards interleave their rows). */
+function rowsText(rows: readonly RowObject[]): string[] {
+  return rows
+    .map((r) =>
+      JSON.stringify(r, (_, v: unknown) => (Array.isArray(v) ? [...(v as string[])].sort() : v)),
+    )
+    .sort();
 }
 
 /** `category n`: the last row each category got, over all the sinks. */
@@ -115,6 +169,45 @@ describe('a split query run by stage and shard options', () => {
           ).toBe(true);
         }
       }
+    });
+  }
+
+  for (const [functions, aggregated] of [
+    ['count, sum, avg, min and max, merged from partial rows', statisticsPerWindow],
+    ['collect_list, which ships rows', usersPerWindow],
+  ] as const) {
+    it(`runs a windowed aggregation of ${functions} in append mode to the batch query's result`, async () => {
+      const input = uniqueName('clicks');
+      const name = uniqueName('per-window');
+      const session = new SluiceSession();
+      const query = aggregated(kafka(session, input, true));
+      const checkpoint = tempDir();
+      const sinks = [0, 1].map((j) => new MemorySink(query.schema, uniqueName(`stage2-${j}`)));
+      const run = async (stage: number, shard: number) => {
+        const q = await query.writeStream
+          .queryName(name)
+          .outputMode('append')
+          .sink(sinks[shard])
+          .option('checkpointLocation', checkpoint)
+          .option('parallelism', 2)
+          .option('shard', shard)
+          .option('stage', stage)
+          .option('repartition.kafka.bootstrap.servers', SERVERS())
+          .option('repartition.partitions', 4)
+          .start();
+        await q.processAllAvailable();
+        await q.stop();
+      };
+      // three rounds of 40 clicks, 37 s apart, then a click an hour later in every partition,
+      // whose watermark closes every window of the others
+      for (const records of [...[0, 40, 80].map((from) => clickRecords(40, from)), FLUSH]) {
+        await produce(input, records);
+        for (const stage of [1, 2]) for (const shard of [0, 1]) await run(stage, shard);
+      }
+      const clicked = (rows: readonly RowObject[]) => rows.filter((r) => r.category !== 'flush');
+      const expected = clicked(await aggregated(kafka(session, input, false)).collect());
+      expect(expected.length).toBe(24); // 8 windows of 3 categories
+      expect(rowsText(clicked(sinks.flatMap((s) => s.rows())))).toEqual(rowsText(expected));
     });
   }
 

@@ -4,10 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  avg,
   col,
+  collect_list,
   count,
   type DataFrame,
   from_json,
+  max,
+  min,
   SluiceSession,
   sum,
   window,
@@ -145,26 +149,79 @@ describe('the stage split', () => {
     });
   }
 
-  it("ships only the columns the aggregation uses, and stage 2 is the aggregation over the topic's rows", () => {
+  it("ships a count's partial rows: the batch's largest event time first, the keys, the partial count", () => {
+    const query = clicks()
+      .withWatermark('ts', '5 minutes')
+      .groupBy(window(col('ts'), '10 minutes'), col('category'))
+      .agg(count().alias('n'));
+    const result = split(query);
+    if (result.kind !== 'split') throw new Error(result.reason);
+    expect(result.operator).toBe('aggregate by (window, category)');
+    expect(result.reason).toMatch(/partial rows are repartitioned by \(category\)/);
+    const fields = result.stage1.schema.fields;
+    expect(fields.map((f) => f.name)).toEqual(['event_time', 'window', 'category', 'partial']);
+    // the event time is the watermarked column the repartition sink and source read first
+    expect(fields[0].metadata?.eventTimeDelayMicros).toBe(300_000_000);
+    expect(planOutline(result.stage1).split('\n')[1].trim()).toBe(
+      'Aggregate per batch keys window, category values count(1) AS partial, max(ts) AS event_time [window, category, partial, event_time]',
+    );
+    const stage2 = result.stage2(stage2Input);
+    expect(stage2.schema).toEqual(query.plan.schema);
+    expect(
+      planOutline(stage2)
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual([
+      'Project window, category, coalesce(partial, 0) AS n [window, category, n]',
+      'Aggregate keys window, category values sum(partial) AS partial [window, category, partial]',
+      'Watermark event_time delay 300000 ms [event_time, window, category, partial]',
+      'StreamingRelation RepartitionSource[test] [event_time, window, category, partial]',
+    ]);
+    // stage 2 reads a topic keyed by category: splitting it again finds it aligned
+    expect(splitStages(stage2).kind).toBe('single');
+  });
+
+  it('splits sum, min, max and avg into partial values and keeps the output schema', () => {
+    const query = clicks()
+      .groupBy(col('category'))
+      .agg(
+        sum(col('user').cast('int')).alias('total'),
+        min(col('ts')).alias('first_click'),
+        max(col('user')).alias('last_user'),
+        avg(col('user').cast('int')).alias('mean'),
+      );
+    const result = split(query);
+    if (result.kind !== 'split') throw new Error(result.reason);
+    expect(result.stage1.schema.fields.map((f) => [f.name, f.dataType.kind])).toEqual([
+      ['category', 'string'],
+      ['partial', 'long'],
+      ['partial_2', 'timestamp'],
+      ['partial_3', 'string'],
+      ['partial_4', 'double'],
+      ['partial_4_count', 'long'],
+    ]);
+    const stage2 = result.stage2(stage2Input);
+    expect(stage2.schema).toEqual(query.plan.schema);
+    expect(planOutline(stage2).split('\n')[0]).toMatch(/\(partial_4 \/ partial_4_count\) AS mean/);
+  });
+
+  it('ships the rows, only the columns it uses, to an aggregate function without partial values', () => {
     const result = split(
       clicks()
         .withWatermark('ts', '5 minutes')
         .groupBy(window(col('ts'), '10 minutes'), col('category'))
-        .agg(count().alias('n')),
+        .agg(count().alias('n'), collect_list(col('user')).alias('users')),
     );
     if (result.kind !== 'split') throw new Error(result.reason);
-    expect(result.operator).toBe('aggregate by (window, category)');
-    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category']);
+    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category', 'user']);
     expect(result.stage1.schema.fields[0].metadata?.eventTimeDelayMicros).toBe(300_000_000);
     const stage2 = result.stage2(stage2Input);
     const outline = planOutline(stage2).split('\n');
-    expect(outline[0]).toMatch(/^Aggregate .*\[window, category, n\]$/);
+    expect(outline[0]).toMatch(/^Aggregate .*\[window, category, n, users\]$/);
     expect(outline.slice(-2).map((l) => l.trim())).toEqual([
-      'Watermark ts delay 300000 ms [ts, category]',
-      'StreamingRelation RepartitionSource[test] [ts, category]',
+      'Watermark ts delay 300000 ms [ts, category, user]',
+      'StreamingRelation RepartitionSource[test] [ts, category, user]',
     ]);
-    // stage 2 reads a topic keyed by category: splitting it again finds it aligned
-    expect(splitStages(stage2).kind).toBe('single');
   });
 
   it('keeps what sits above the operator in stage 2', () => {
@@ -180,6 +237,7 @@ describe('the stage split', () => {
     expect(outline.map((l) => l.trim().split(' ')[0])).toEqual([
       'Project',
       'Filter',
+      'Project',
       'Aggregate',
       'StreamingRelation',
     ]);
@@ -205,16 +263,21 @@ describe('the stage split', () => {
     const result = split(query);
     if (result.kind !== 'split') throw new Error(result.reason);
     expect(result.keyColumns).toEqual(['category']);
-    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual(['ts', 'category']);
+    expect(result.stage1.schema.fields.map((f) => f.name)).toEqual([
+      'event_time',
+      'window',
+      'category',
+      'partial',
+    ]);
     const stage2 = result.stage2(stage2Input);
     expect(stage2.schema).toEqual(query.plan.schema);
     expect(splitStages(stage2).kind).toBe('single');
   });
 
-  it("names a computed key apart from the columns stage 1 ships, and keeps the key's output name", () => {
+  it("names a computed key apart from the rows' columns stage 1 ships, and keeps the key's output name", () => {
     const query = clicks()
       .groupBy(col('user'), col('category').cast('int'))
-      .agg(count().alias('n'), sum(col('category').cast('int')).alias('s'));
+      .agg(count().alias('n'), collect_list(col('category').cast('int')).alias('s'));
     const result = split(query);
     if (result.kind !== 'split') throw new Error(result.reason);
     expect(result.keyColumns).toEqual(['user', 'category_2']);
