@@ -2,9 +2,9 @@
  * Hash aggregation for batch queries, and for each micro-batch alone where a stream's aggregate is
  * `perBatch`: every group of the input in one pass, in the order of each group's first row. With no
  * grouping keys the result is one row even for empty input (count = 0), as in SQL, except per batch:
- * an empty micro-batch has nothing to add to the groups it is a part of. Groups are folded over column batches with integer keys where the keys allow
- * (integer-key-fold.ts), row by row otherwise, into groups that start empty: a batch query has no
- * state from earlier batches.
+ * an empty micro-batch has nothing to add to the groups it is a part of. Groups are folded over
+ * column batches with integer keys where the keys allow (integer-key-fold.ts), row by row
+ * otherwise, into groups that start empty: a batch query has no state from earlier batches.
  */
 import { rowsToValuesBatch } from '../columnar/batch-rows.js';
 import type { BatchClock } from '../expr/scope.js';

@@ -220,12 +220,12 @@ export function inputsOf(plan: LogicalPlan): readonly LogicalPlan[] {
   }
 }
 
-/** Every node of the plan, root first. */
 /** Whether `plan` is a stream's aggregate that keeps its groups in state across micro-batches. */
 export function isStatefulAggregate(plan: LogicalPlan): plan is Aggregate {
   return plan.kind === 'aggregate' && plan.isStreaming && !plan.perBatch;
 }
 
+/** Every node of the plan, root first. */
 export function allNodes(plan: LogicalPlan): LogicalPlan[] {
   return [plan, ...inputsOf(plan).flatMap(allNodes)];
 }

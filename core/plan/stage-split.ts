@@ -101,34 +101,27 @@ export function splitStages(plan: LogicalPlan, options: StageSplitOptions = {}):
     return { kind: 'single', reason: `${name} is aligned with the declared partitioning` };
   }
   const partial = operator.kind === 'aggregate' ? partialAggregation(operator) : undefined;
-  if (partial) {
-    const { stage1, keyColumns } = partial;
-    return {
-      kind: 'split',
-      operator: name,
-      reason: `${name} is not keyed by the source's partitioning, so its partial rows are repartitioned by (${keyColumns.join(', ')})`,
-      stage1,
-      keyColumns,
-      stage2: (input) =>
-        rebuildPath(
-          path.slice(0, -1),
-          partial.stage2(stage2Input(input, stage1.schema, keyColumns)),
-        ),
-    };
-  }
-  const { stage1, keyColumns } = stage1Plan(operator, keys);
-  const stage2Operator = withComputedKeysRead(operator, keys, keyColumns);
+  const halves = partial ?? shippedRows(operator, keys);
+  const { stage1, keyColumns } = halves;
   return {
     kind: 'split',
     operator: name,
-    reason: `${name} is not keyed by the source's partitioning, so its rows are repartitioned by (${keyColumns.join(', ')})`,
+    reason: `${name} is not keyed by the source's partitioning, so its ${partial ? 'partial rows' : 'rows'} are repartitioned by (${keyColumns.join(', ')})`,
     stage1,
     keyColumns,
     stage2: (input) =>
-      rebuildPath(
-        [...path.slice(0, -1), stage2Operator],
-        stage2Input(input, stage1.schema, keyColumns),
-      ),
+      rebuildPath(path.slice(0, -1), halves.stage2(stage2Input(input, stage1.schema, keyColumns))),
+  };
+}
+
+/** The halves of an operator that ships its rows: stage 2 runs it over them. */
+function shippedRows(operator: Keyed, keys: readonly OperatorKey[]) {
+  const { stage1, keyColumns } = stage1Plan(operator, keys);
+  const stage2Operator = withComputedKeysRead(operator, keys, keyColumns);
+  return {
+    stage1,
+    keyColumns,
+    stage2: (input: LogicalPlan) => withStreamingInput(stage2Operator, input),
   };
 }
 

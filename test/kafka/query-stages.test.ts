@@ -114,6 +114,31 @@ function finalCounts(rows: readonly RowObject[]): string[] {
   return [...last.values()].map((r) => `${String(r.category)} ${String(r.n)}`).sort();
 }
 
+/** Runs shard `shard` of stage `stage` of `query` (of 2 shards a stage) until it has read everything. */
+function stageRunner(
+  query: DataFrame,
+  name: string,
+  checkpoint: string,
+  sinks: readonly MemorySink[],
+  mode: 'update' | 'append',
+): (stage: number, shard: number) => Promise<void> {
+  return async (stage, shard) => {
+    const q = await query.writeStream
+      .queryName(name)
+      .outputMode(mode)
+      .sink(sinks[shard])
+      .option('checkpointLocation', checkpoint)
+      .option('parallelism', 2)
+      .option('shard', shard)
+      .option('stage', stage)
+      .option('repartition.kafka.bootstrap.servers', SERVERS())
+      .option('repartition.partitions', 4)
+      .start();
+    await q.processAllAvailable();
+    await q.stop();
+  };
+}
+
 describe('a split query run by stage and shard options', () => {
   for (const [grouping, byCategory] of [
     ['a column', clicksByCategory],
@@ -126,21 +151,7 @@ describe('a split query run by stage and shard options', () => {
       const query = byCategory(kafka(session, input, true));
       const checkpoint = tempDir();
       const sinks = [0, 1].map((j) => new MemorySink(query.schema, uniqueName(`stage2-${j}`)));
-      const run = async (stage: number, shard: number) => {
-        const q = await query.writeStream
-          .queryName(name)
-          .outputMode('update')
-          .sink(sinks[shard])
-          .option('checkpointLocation', checkpoint)
-          .option('parallelism', 2)
-          .option('shard', shard)
-          .option('stage', stage)
-          .option('repartition.kafka.bootstrap.servers', SERVERS())
-          .option('repartition.partitions', 4)
-          .start();
-        await q.processAllAvailable();
-        await q.stop();
-      };
+      const run = stageRunner(query, name, checkpoint, sinks, 'update');
 
       await produce(input, clickRecords(30));
       await run(1, 0);
@@ -183,21 +194,7 @@ describe('a split query run by stage and shard options', () => {
       const query = aggregated(kafka(session, input, true));
       const checkpoint = tempDir();
       const sinks = [0, 1].map((j) => new MemorySink(query.schema, uniqueName(`stage2-${j}`)));
-      const run = async (stage: number, shard: number) => {
-        const q = await query.writeStream
-          .queryName(name)
-          .outputMode('append')
-          .sink(sinks[shard])
-          .option('checkpointLocation', checkpoint)
-          .option('parallelism', 2)
-          .option('shard', shard)
-          .option('stage', stage)
-          .option('repartition.kafka.bootstrap.servers', SERVERS())
-          .option('repartition.partitions', 4)
-          .start();
-        await q.processAllAvailable();
-        await q.stop();
-      };
+      const run = stageRunner(query, name, checkpoint, sinks, 'append');
       // three rounds of 40 clicks, 37 s apart, then a click an hour later in every partition,
       // whose watermark closes every window of the others
       for (const records of [...[0, 40, 80].map((from) => clickRecords(40, from)), FLUSH]) {
